@@ -1,0 +1,2 @@
+export * from './contracts/submitter-exit-codes.ts';
+export * from './contracts/termination-message.ts';

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'core',
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    coverage: {
+      provider: 'v8',
+      enabled: true,
+      include: ['src/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      // Enforced: core is where correctness lives, so the run fails below 95 % of lines.
+      thresholds: { lines: 95 },
+    },
+  },
+});
