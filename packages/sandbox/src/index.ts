@@ -1,0 +1,2 @@
+// Public API of @rayjob/sandbox. Filled in as the API server lands.
+export {};

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'sandbox',
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
