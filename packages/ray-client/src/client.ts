@@ -1,0 +1,160 @@
+// createRayClient: the Jobs API as plain functions over one connection pool. Every call answers a RayResult.
+import type { z } from 'zod';
+import { parseRayAddress, toWebSocketBase } from './address.ts';
+import { classifyStatus } from './classify.ts';
+import { createHttpTransport, type HttpOutcome, type TlsOptions } from './http-transport.ts';
+import { tailJobLogs, type TailOptions, type TailResult } from './log-tail.ts';
+import { judgeNodeLiveness, type NodeLiveness } from './node-liveness.ts';
+import { makeRedactor } from './redact.ts';
+import { ok, type RayResult } from './result.ts';
+import {
+  DeleteResponseSchema,
+  JobDetailsSchema,
+  JobListSchema,
+  LogsResponseSchema,
+  StopResponseSchema,
+  SubmitRequestSchema,
+  SubmitResponseSchema,
+  VersionInfoSchema,
+  type JobDetails,
+  type SubmitRequest,
+  type VersionInfo,
+} from './schemas.ts';
+import { gateSubmitBody } from './version-gate.ts';
+import { validateRayClientOptions, type RayClientOptions } from './options.ts';
+
+export interface CallOptions {
+  /** Overrides the client's per-request timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface SubmitAccepted {
+  submissionId: string;
+  /** Fields left out because the server's Ray version does not know them (it would answer 400). */
+  droppedFields: string[];
+}
+
+export interface RayClient {
+  readonly baseUrl: string;
+  getVersion(options?: CallOptions): Promise<RayResult<VersionInfo>>;
+  submit(request: SubmitRequest, options?: CallOptions): Promise<RayResult<SubmitAccepted>>;
+  getJob(submissionId: string, options?: CallOptions): Promise<RayResult<JobDetails>>;
+  listJobs(options?: CallOptions): Promise<RayResult<JobDetails[]>>;
+  stopJob(submissionId: string, options?: CallOptions): Promise<RayResult<{ stopped: boolean }>>;
+  deleteJob(submissionId: string, options?: CallOptions): Promise<RayResult<{ deleted: boolean }>>;
+  getLogs(submissionId: string, options?: CallOptions): Promise<RayResult<string>>;
+  tailLogs(submissionId: string, options: TailOptions): Promise<TailResult>;
+  gcsHealth(options?: CallOptions): Promise<RayResult<{ healthy: true }>>;
+  nodeLiveness(nodeId: string, options?: CallOptions): Promise<NodeLiveness>;
+  /** Closes pooled connections. */
+  close(): Promise<void>;
+}
+
+const defaultTimeoutMs = 10_000;
+
+/** Throws an Error naming the bad option (never its secret value) when the options are unusable. */
+export function createRayClient(options: RayClientOptions): RayClient {
+  const problems = validateRayClientOptions(options);
+  if (problems.length > 0) throw new Error(`invalid Ray client options: ${problems.join('; ')}`);
+  const address = parseRayAddress(options.address);
+  if (!address.ok) throw new Error(`invalid Ray client options: ${address.error}`);
+
+  const redact = makeRedactor([options.token, options.apiServerAuthorization, ...Object.values(options.headers ?? {})]);
+  const headers: Record<string, string> = {
+    'user-agent': 'rayjob-ray-client',
+    ...lowerCaseKeys(options.headers ?? {}),
+  };
+  if (options.apiServerAuthorization !== undefined) headers['authorization'] = options.apiServerAuthorization;
+  if (options.token !== undefined) headers['x-ray-authorization'] = `Bearer ${options.token}`;
+  const tls: TlsOptions = options.tls ?? {};
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact });
+
+  let cachedVersion: VersionInfo | undefined = options.rayVersion
+    ? { version: '4', ray_version: options.rayVersion }
+    : undefined;
+
+  function toResult<S extends z.ZodType>(outcome: HttpOutcome, schema: S, what: string): RayResult<z.infer<S>> {
+    if (outcome.kind === 'transport-error') {
+      return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };
+    }
+    if (outcome.status < 200 || outcome.status > 299) return classifyStatus(outcome.status, outcome.body);
+    let json: unknown;
+    try {
+      json = JSON.parse(outcome.body);
+    } catch {
+      return { kind: 'bad-response', status: outcome.status, message: `${what}: the answer is not JSON` };
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unknown';
+      return { kind: 'bad-response', status: outcome.status, message: `${what}: unexpected shape at ${where}` };
+    }
+    return ok(parsed.data);
+  }
+
+  const jobPath = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
+
+  async function getVersion(call: CallOptions = {}): Promise<RayResult<VersionInfo>> {
+    if (cachedVersion) return ok(cachedVersion);
+    const result = toResult(await transport.send('GET', '/api/version', call), VersionInfoSchema, 'GET /api/version');
+    if (result.kind === 'ok') cachedVersion = result.value;
+    return result;
+  }
+
+  async function submit(request: SubmitRequest, call: CallOptions = {}): Promise<RayResult<SubmitAccepted>> {
+    const checked = SubmitRequestSchema.safeParse(request);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return {
+        kind: 'invalid-input',
+        message: `submit request field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+      };
+    }
+    const version = await getVersion(call);
+    if (version.kind !== 'ok') return version;
+    const { body, dropped } = gateSubmitBody({ ...checked.data }, version.value.ray_version);
+    const result = toResult(await transport.send('POST', '/api/jobs/', { ...call, json: body }), SubmitResponseSchema, 'POST /api/jobs/');
+    if (result.kind !== 'ok') return result;
+    const submissionId = result.value.submission_id ?? result.value.job_id;
+    if (!submissionId) return { kind: 'bad-response', status: 200, message: 'POST /api/jobs/: no submission_id in the answer' };
+    return ok({ submissionId, droppedFields: dropped });
+  }
+
+  return {
+    baseUrl: address.baseUrl,
+    getVersion,
+    submit,
+    getJob: async (id, call = {}) =>
+      toResult(await transport.send('GET', jobPath(id), call), JobDetailsSchema, `GET ${jobPath(id)}`),
+    listJobs: async (call = {}) => toResult(await transport.send('GET', '/api/jobs/', call), JobListSchema, 'GET /api/jobs/'),
+    stopJob: async (id, call = {}) =>
+      toResult(await transport.send('POST', `${jobPath(id)}/stop`, call), StopResponseSchema, `POST ${jobPath(id)}/stop`),
+    deleteJob: async (id, call = {}) =>
+      toResult(await transport.send('DELETE', jobPath(id), call), DeleteResponseSchema, `DELETE ${jobPath(id)}`),
+    getLogs: async (id, call = {}) => {
+      const result = toResult(await transport.send('GET', `${jobPath(id)}/logs`, call), LogsResponseSchema, `GET ${jobPath(id)}/logs`);
+      return result.kind === 'ok' ? ok(result.value.logs) : result;
+    },
+    tailLogs: (id, tailOptions) =>
+      tailJobLogs(
+        { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact },
+        id,
+        tailOptions,
+      ),
+    gcsHealth: async (call = {}) => {
+      const outcome = await transport.send('GET', '/api/gcs_healthz', call);
+      if (outcome.kind === 'transport-error') return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };
+      if (outcome.status >= 200 && outcome.status <= 299) return ok({ healthy: true as const });
+      return classifyStatus(outcome.status, outcome.body);
+    },
+    nodeLiveness: async (nodeId, call = {}) =>
+      judgeNodeLiveness(nodeId, await transport.send('GET', '/nodes?view=summary', call)),
+    close: () => transport.close(),
+  };
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}

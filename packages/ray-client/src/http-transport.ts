@@ -1,0 +1,84 @@
+// One undici Agent per client: keep-alive connection reuse, TLS settings, per-request timeouts.
+// undici.request (not the global fetch) on purpose: fetch always sends `Sec-Fetch-Mode: cors`, and Ray's
+// browser filter answers 405 to a POST or DELETE carrying it (ray-jobs-api.md §2).
+import { Agent, request } from 'undici';
+import { classifyTransportError, describeTransportError } from './classify.ts';
+import type { Redactor } from './redact.ts';
+import type { UnavailableCause } from './result.ts';
+
+export type HttpOutcome =
+  | { kind: 'answer'; status: number; body: string }
+  | { kind: 'transport-error'; cause: UnavailableCause; message: string };
+
+export interface TlsOptions {
+  /** Verify the server certificate (default true). */
+  verify?: boolean;
+  /** PEM contents of the CA bundle to trust (not a path). */
+  ca?: string;
+}
+
+export interface HttpTransport {
+  send(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    options?: { json?: unknown; timeoutMs?: number },
+  ): Promise<HttpOutcome>;
+  close(): Promise<void>;
+}
+
+export function createHttpTransport(config: {
+  baseUrl: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  tls: TlsOptions;
+  redact: Redactor;
+}): HttpTransport {
+  const agent = new Agent({
+    keepAliveTimeout: 4_000,
+    connections: 16,
+    connect: {
+      rejectUnauthorized: config.tls.verify !== false,
+      ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+    },
+  });
+
+  async function send(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    options: { json?: unknown; timeoutMs?: number } = {},
+  ): Promise<HttpOutcome> {
+    const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+    const headers: Record<string, string> = { ...config.headers };
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    }
+    try {
+      const response = await request(`${config.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        dispatcher: agent,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await response.body.text();
+      return { kind: 'answer', status: response.statusCode, body: config.redact(text) };
+    } catch (error) {
+      return {
+        kind: 'transport-error',
+        cause: classifyTransportError(error),
+        message: config.redact(`${method} ${path}: ${describeTransportError(error)}`),
+      };
+    }
+  }
+
+  return {
+    send,
+    close: async () => {
+      await agent.close();
+    },
+  };
+}

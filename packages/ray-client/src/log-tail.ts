@@ -1,0 +1,144 @@
+// The log tail WebSocket (`/api/jobs/<id>/logs/tail`). Rules from ray-jobs-api.md §3.8:
+// - no permessage-deflate: when it is offered, real Ray sends no log frame and closes 1000 mid-job;
+// - the stream replays from the start of the file on every connection;
+// - a close 1000 does NOT mean the job ended (JobHead restarts close tails with 1000): callers must ask
+//   for the status after every end, whatever its kind.
+import WebSocket from 'ws';
+import type { IncomingMessage } from 'node:http';
+import { classifyStatus, classifyTransportError, describeTransportError } from './classify.ts';
+import type { Redactor } from './redact.ts';
+import type { RayFailure } from './result.ts';
+import type { TlsOptions } from './http-transport.ts';
+
+export type TailResult =
+  /** The server sent a close frame with 1000. The job may or may not be terminal: ask. */
+  | { kind: 'closed'; code: 1000; reason: string; chunks: number }
+  /** Anything else after the upgrade: 1006 (no close frame: dashboard died, network dropped), 1011, ... */
+  | { kind: 'cut'; code: number; reason: string; chunks: number }
+  /** The caller's signal ended the tail. */
+  | { kind: 'aborted'; chunks: number }
+  /** The upgrade itself failed: HTTP 404/400/401/403 before the upgrade, refused, timed out. */
+  | RayFailure;
+
+export interface TailOptions {
+  /** Receives each text frame as Ray sent it (up to 10 lines; may end mid-line). */
+  onChunk: (chunk: string) => void;
+  signal?: AbortSignal;
+  /** Bound on the HTTP upgrade (default: the client's request timeout). */
+  handshakeTimeoutMs?: number;
+  /**
+   * Sends a WebSocket ping this often and treats a missing pong by the next ping as a cut connection
+   * (Ray answers pings but never sends any; without this a half-open TCP connection would hang forever).
+   * 0 disables. Default 30 000.
+   */
+  keepAliveMs?: number;
+}
+
+export function tailJobLogs(
+  config: {
+    wsBaseUrl: string;
+    headers: Record<string, string>;
+    tls: TlsOptions;
+    defaultTimeoutMs: number;
+    redact: Redactor;
+  },
+  submissionId: string,
+  options: TailOptions,
+): Promise<TailResult> {
+  const url = `${config.wsBaseUrl}/api/jobs/${encodeURIComponent(submissionId)}/logs/tail`;
+  return new Promise<TailResult>((resolve) => {
+    let chunks = 0;
+    let opened = false;
+    let settled = false;
+    let keepAlive: NodeJS.Timeout | undefined;
+
+    const socket = new WebSocket(url, {
+      headers: config.headers,
+      perMessageDeflate: false,
+      // A single huge log line is a single huge frame (§3.8); ws's default of 100 MiB would cut it.
+      maxPayload: 1024 * 1024 * 1024,
+      handshakeTimeout: options.handshakeTimeoutMs ?? config.defaultTimeoutMs,
+      followRedirects: false,
+      rejectUnauthorized: config.tls.verify !== false,
+      ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+    });
+
+    const finish = (result: TailResult): void => {
+      if (settled) return;
+      settled = true;
+      if (keepAlive) clearInterval(keepAlive);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+
+    const onAbort = (): void => {
+      finish({ kind: 'aborted', chunks });
+      socket.terminate();
+    };
+    if (options.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    socket.on('unexpected-response', (request, response: IncomingMessage) => {
+      const parts: Buffer[] = [];
+      response.on('data', (part: Buffer) => parts.push(part));
+      response.on('error', () => undefined);
+      response.on('end', () => {
+        finish(classifyStatus(response.statusCode ?? 0, config.redact(Buffer.concat(parts).toString('utf8'))));
+        request.destroy();
+      });
+    });
+
+    socket.on('open', () => {
+      opened = true;
+      const every = options.keepAliveMs ?? 30_000;
+      if (every > 0) {
+        let awaitingPong = false;
+        socket.on('pong', () => {
+          awaitingPong = false;
+        });
+        keepAlive = setInterval(() => {
+          if (awaitingPong) {
+            socket.terminate(); // -> close 1006 -> 'cut'
+            return;
+          }
+          awaitingPong = true;
+          socket.ping();
+        }, every);
+      }
+    });
+
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+      if (settled || isBinary) return;
+      chunks += 1;
+      options.onChunk(rawToString(data));
+    });
+
+    socket.on('error', (error: Error) => {
+      if (opened) return; // a 'close' follows and decides
+      finish({
+        kind: 'unavailable',
+        cause: classifyTransportError(error),
+        message: config.redact(`log tail for ${submissionId}: ${describeTransportError(error)}`),
+      });
+    });
+
+    socket.on('close', (code: number, reason: Buffer) => {
+      if (!opened) {
+        finish({ kind: 'unavailable', cause: 'reset', message: `log tail for ${submissionId}: closed before the upgrade` });
+        return;
+      }
+      const text = reason.toString('utf8');
+      if (code === 1000) finish({ kind: 'closed', code: 1000, reason: text, chunks });
+      else finish({ kind: 'cut', code, reason: text, chunks });
+    });
+  });
+}
+
+function rawToString(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}

@@ -1,0 +1,61 @@
+// Client options and their validation. Messages name the option and the fix, never a secret's value.
+import type { TlsOptions } from './http-transport.ts';
+
+export interface RayClientOptions {
+  /** Dashboard address: http(s)://host:port[/prefix], or bare host:port (-> http). */
+  address: string;
+  /** Ray token (RAY_AUTH_MODE=token); sent as `X-Ray-Authorization: Bearer <token>` on HTTP and WebSocket. */
+  token?: string;
+  /**
+   * Full `Authorization` header value for a proxy in front of Ray, e.g. `Bearer <service-account token>`
+   * for the Kubernetes API server's service proxy. Ray's own token stays in X-Ray-Authorization.
+   */
+  apiServerAuthorization?: string;
+  /** Extra headers on every request and on the WebSocket upgrade (`ray job --headers`). */
+  headers?: Record<string, string>;
+  tls?: TlsOptions;
+  /** Per-request timeout in ms (default 10 000). */
+  timeoutMs?: number;
+  /** Skip `GET /api/version` and gate submit fields on this Ray version instead. */
+  rayVersion?: string;
+}
+
+// Ray treats requests with these as browser traffic and refuses POST/DELETE with 405 (ray-jobs-api.md §2).
+const browserHeaders = [
+  'origin',
+  'referer',
+  'sec-fetch-mode',
+  'sec-fetch-dest',
+  'sec-fetch-site',
+  'sec-fetch-user',
+  'access-control-request-method',
+  'access-control-request-headers',
+];
+
+export function validateRayClientOptions(options: RayClientOptions): string[] {
+  const problems: string[] = [];
+  if (typeof options.address !== 'string' || options.address.trim() === '') {
+    problems.push('address is required, e.g. http://127.0.0.1:8265');
+  }
+  if (options.token !== undefined && (options.token === '' || /[\r\n]/.test(options.token))) {
+    problems.push('token must be a non-empty single line (check the token file for a stray newline)');
+  }
+  if (options.apiServerAuthorization !== undefined && /[\r\n]/.test(options.apiServerAuthorization)) {
+    problems.push('apiServerAuthorization must be a single line');
+  }
+  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    problems.push('timeoutMs must be a positive number of milliseconds');
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`headers: "${name}" is not a valid header name`);
+    if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`headers: value of "${name}" must be a single-line string`);
+    if (browserHeaders.includes(lower)) {
+      problems.push(`headers: "${name}" makes Ray treat the request as browser traffic (405 on POST/DELETE); remove it`);
+    }
+    if (lower === 'user-agent' && typeof value === 'string' && value.startsWith('Mozilla')) {
+      problems.push('headers: a User-Agent starting with "Mozilla" makes Ray refuse POST/DELETE (405); use another');
+    }
+  }
+  return problems;
+}
