@@ -1,2 +1,6 @@
 export * from './contracts/submitter-exit-codes.ts';
 export * from './contracts/termination-message.ts';
+export * from './schema/index.ts';
+// Both modules export `RayJobStatus`; the package-level name stays Ray's job status (the contracts' meaning).
+// The RayJob's status object is exported as `RayJobResourceStatus`.
+export type { RayJobStatus } from './contracts/termination-message.ts';

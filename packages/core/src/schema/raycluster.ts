@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { ConditionSchema, ObjectMetaSchema } from './kube-meta.ts';
+import { int32, int64, opaqueObject, quantity, stringMap, time } from './kube-primitives.ts';
+import { ManagedBySchema } from './managed-by.ts';
+import { PodTemplateSpecSchema } from './pod.ts';
+import { ServiceSchema } from './service.ts';
+
+/**
+ * ray.io/v1 RayCluster, every spec and status field of KubeRay's v1 CRD with its defaults and enums.
+ * Kubernetes-native sub-objects (Service, SecurityContext, EnvVarSource, NetworkPolicy rules, IngressTLS) are
+ * carried opaquely: the API server validates them when they are applied to real objects.
+ */
+
+export const UPGRADE_STRATEGY_TYPES = ['Recreate', 'None'] as const;
+export const AUTH_MODES = ['disabled', 'token'] as const;
+export const GCS_FT_BACKENDS = ['redis', 'rocksdb'] as const;
+export const GCS_STORAGE_DELETION_POLICIES = ['DeleteWithCluster', 'Retain'] as const;
+export const NETWORK_POLICY_MODES = ['DenyAll', 'DenyAllIngress', 'DenyAllEgress'] as const;
+export const INGRESS_PATH_TYPES = ['Exact', 'Prefix', 'ImplementationSpecific'] as const;
+export const UPSCALING_MODES = ['Default', 'Aggressive', 'Conservative'] as const;
+export const AUTOSCALER_VERSIONS = ['v1', 'v2'] as const;
+/** RayCluster status.state values KubeRay writes today; the schema takes any string (older operators wrote others). */
+export const CLUSTER_STATES = ['ready', 'failed', 'suspended'] as const;
+
+export const AuthOptionsSchema = z.looseObject({
+  enableK8sTokenAuth: z.boolean().optional(),
+  secretName: z.string().optional(),
+  mode: z.enum(AUTH_MODES).optional(),
+});
+export type AuthOptions = z.infer<typeof AuthOptionsSchema>;
+
+const RedisCredentialSchema = z.looseObject({
+  valueFrom: opaqueObject().optional(),
+  value: z.string().optional(),
+});
+
+export const GcsFaultToleranceOptionsSchema = z.looseObject({
+  backend: z
+    .enum(GCS_FT_BACKENDS)
+    .meta({
+      'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'gcsFaultToleranceOptions.backend is immutable' }],
+    })
+    .optional(),
+  redisUsername: RedisCredentialSchema.optional(),
+  redisPassword: RedisCredentialSchema.optional(),
+  externalStorageNamespace: z.string().optional(),
+  redisAddress: z.string().optional(),
+  storage: z
+    .looseObject({
+      claimName: z.string().optional(),
+      size: quantity().optional(),
+      storageClassName: z.string().optional(),
+      accessModes: z.array(z.string()).optional(),
+      subPath: z.string().optional(),
+      deletionPolicy: z.enum(GCS_STORAGE_DELETION_POLICIES).optional(),
+    })
+    .optional(),
+});
+export type GcsFaultToleranceOptions = z.infer<typeof GcsFaultToleranceOptionsSchema>;
+
+export const AutoscalerOptionsSchema = z.looseObject({
+  resources: opaqueObject().optional(),
+  image: z.string().optional(),
+  imagePullPolicy: z.string().optional(),
+  securityContext: opaqueObject().optional(),
+  idleTimeoutSeconds: int32().optional(),
+  upscalingMode: z.enum(UPSCALING_MODES).optional(),
+  version: z.enum(AUTOSCALER_VERSIONS).optional(),
+  env: z.array(opaqueObject()).optional(),
+  envFrom: z.array(opaqueObject()).optional(),
+  volumeMounts: z.array(opaqueObject()).optional(),
+  command: z.array(z.string()).optional(),
+  args: z.array(z.string()).optional(),
+});
+export type AutoscalerOptions = z.infer<typeof AutoscalerOptionsSchema>;
+
+const NetworkPolicyRulesShape = {
+  ingressRules: z.array(opaqueObject()).optional(),
+  egressRules: z.array(opaqueObject()).optional(),
+};
+
+export const NetworkPolicyConfigSchema = z.looseObject({
+  mode: z.enum(NETWORK_POLICY_MODES).default('DenyAll'),
+  head: z.looseObject(NetworkPolicyRulesShape).optional(),
+  worker: z.looseObject(NetworkPolicyRulesShape).optional(),
+  workerGroups: z
+    .array(z.looseObject({ groupName: z.string(), ...NetworkPolicyRulesShape }))
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['groupName'] })
+    .optional(),
+});
+export type NetworkPolicyConfig = z.infer<typeof NetworkPolicyConfigSchema>;
+
+export const HistoryServerOptionsSchema = z.looseObject({
+  collectorOptions: z
+    .looseObject({
+      image: z.string().optional(),
+      imagePullPolicy: z.string().optional(),
+      resources: opaqueObject().optional(),
+      env: z.array(opaqueObject()).optional(),
+    })
+    .optional(),
+});
+
+export const IngressOptionsSchema = z.looseObject({
+  host: z.string().optional(),
+  path: z.string().optional(),
+  pathType: z.enum(INGRESS_PATH_TYPES).optional(),
+  tls: z.array(opaqueObject()).optional(),
+});
+
+/** The optional head Service override: a whole core/v1 Service, stored opaquely. */
+export const HeadServiceSchema = ServiceSchema.partial({ metadata: true }).meta({
+  'x-kubernetes-preserve-unknown-fields': true,
+  'x-rayjob-crd': { opaque: true },
+});
+
+export const HeadGroupSpecSchema = z.looseObject({
+  template: PodTemplateSpecSchema,
+  headService: HeadServiceSchema.optional(),
+  enableIngress: z.boolean().optional(),
+  ingressOptions: IngressOptionsSchema.optional(),
+  resources: stringMap().optional(),
+  labels: stringMap().optional(),
+  rayStartParams: stringMap().optional(),
+  serviceType: z.string().optional(),
+});
+export type HeadGroupSpec = z.infer<typeof HeadGroupSpecSchema>;
+
+export const WorkerGroupSpecSchema = z.looseObject({
+  suspend: z.boolean().optional(),
+  groupName: z.string(),
+  replicas: int32().default(0),
+  minReplicas: int32().default(0),
+  maxReplicas: int32().default(2147483647),
+  idleTimeoutSeconds: int32().optional(),
+  priority: int32().default(0),
+  resources: stringMap().optional(),
+  labels: stringMap().optional(),
+  rayStartParams: stringMap().optional(),
+  template: PodTemplateSpecSchema,
+  scaleStrategy: z.looseObject({ workersToDelete: z.array(z.string()).optional() }).optional(),
+  numOfHosts: int32().default(1),
+});
+export type WorkerGroupSpec = z.infer<typeof WorkerGroupSpecSchema>;
+
+export const RayClusterSpecSchema = z.looseObject({
+  upgradeStrategy: z.looseObject({ type: z.enum(UPGRADE_STRATEGY_TYPES).optional() }).optional(),
+  authOptions: AuthOptionsSchema.optional(),
+  suspend: z.boolean().optional(),
+  managedBy: ManagedBySchema.optional(),
+  autoscalerOptions: AutoscalerOptionsSchema.optional(),
+  headServiceAnnotations: stringMap().optional(),
+  enableInTreeAutoscaling: z.boolean().optional(),
+  gcsFaultToleranceOptions: GcsFaultToleranceOptionsSchema.optional(),
+  historyServerOptions: HistoryServerOptionsSchema.optional(),
+  networkPolicy: NetworkPolicyConfigSchema.optional(),
+  tlsOptions: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  headGroupSpec: HeadGroupSpecSchema,
+  rayVersion: z.string().optional(),
+  workerGroupSpecs: z.array(WorkerGroupSpecSchema).optional(),
+});
+export type RayClusterSpec = z.infer<typeof RayClusterSpecSchema>;
+export type RayClusterSpecInput = z.input<typeof RayClusterSpecSchema>;
+
+export const RayClusterStatusSchema = z.looseObject({
+  state: z.string().optional(),
+  desiredCPU: quantity().optional(),
+  desiredMemory: quantity().optional(),
+  desiredGPU: quantity().optional(),
+  desiredTPU: quantity().optional(),
+  lastUpdateTime: time().nullable().optional(),
+  stateTransitionTimes: z.record(z.string(), time()).optional(),
+  endpoints: stringMap().optional(),
+  head: z
+    .looseObject({
+      podIP: z.string().optional(),
+      serviceIP: z.string().optional(),
+      podName: z.string().optional(),
+      serviceName: z.string().optional(),
+    })
+    .optional(),
+  reason: z.string().optional(),
+  conditions: z
+    .array(ConditionSchema)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+    .optional(),
+  readyWorkerReplicas: int32().optional(),
+  availableWorkerReplicas: int32().optional(),
+  desiredWorkerReplicas: int32().optional(),
+  minWorkerReplicas: int32().optional(),
+  maxWorkerReplicas: int32().optional(),
+  observedGeneration: int64().optional(),
+});
+export type RayClusterStatus = z.infer<typeof RayClusterStatusSchema>;
+
+export const RayClusterSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema,
+  spec: RayClusterSpecSchema,
+  status: RayClusterStatusSchema.optional(),
+});
+export type RayCluster = z.infer<typeof RayClusterSchema>;
+export type RayClusterInput = z.input<typeof RayClusterSchema>;
