@@ -1,0 +1,40 @@
+/**
+ * How the zod schemas in src/schema tell the CRD generator about Kubernetes' OpenAPI extensions.
+ *
+ * Convention: put Kubernetes extension keywords in `.meta()` on the zod schema of the field they belong to,
+ * spelled exactly as in a CRD. zod 4 copies metadata into its JSON Schema output, and src/crd turns that output
+ * into a structural schema, keeping these keys:
+ *
+ *   .meta({ 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: '...' }] })   CEL rules
+ *   .meta({ 'x-kubernetes-preserve-unknown-fields': true })                                   keep unknown fields
+ *   .meta({ 'x-kubernetes-int-or-string': true, pattern: '...' })                            on a z.union([z.int(), z.string()])
+ *   .meta({ 'x-kubernetes-list-type': 'atomic' | 'set' | 'map', 'x-kubernetes-list-map-keys': ['name'] })
+ *   .meta({ 'x-kubernetes-map-type': 'atomic' | 'granular' })
+ *   .meta({ format: 'int32' | 'int64' | 'date-time' })                                      OpenAPI formats
+ *
+ * Plain zod carries the rest: `.default()` becomes `default`, z.enum `enum`, `.min()` on numbers `minimum`, on
+ * arrays `minItems`, `.regex()` `pattern`, `.max()` on strings `maxLength`, `.nullable()` `nullable: true`.
+ *
+ * One generator directive, `x-rayjob-crd` (never emitted), covers what has no Kubernetes keyword:
+ *   { opaque: true }    emit only `type: object` + `x-kubernetes-preserve-unknown-fields: true`; the zod fields
+ *                       inside are for TypeScript readers (pod templates, Kubernetes-native sub-objects).
+ *   { omitEnum: true }  keep the enum in zod but not in the CRD, where KubeRay's CRD has a plain string.
+ */
+
+export const CRD_DIRECTIVE_KEY = 'x-rayjob-crd';
+
+export interface CrdDirective {
+  opaque?: boolean;
+  omitEnum?: boolean;
+}
+
+/** The Kubernetes extension keywords the generator passes through from `.meta()`. */
+export const KUBERNETES_EXTENSION_KEYS = [
+  'x-kubernetes-validations',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+] as const;
