@@ -1,0 +1,29 @@
+import { goJsonEscape, goQuote, shellQuote } from './quoting.ts';
+import { sortedJson } from './sorted-json.ts';
+import type { SubmissionOptions } from './submitter-command.ts';
+
+/**
+ * KubeRay's submit script for a user's submitter template that gives no command (the Ray image's CLI runs
+ * it): wait for GCS health, submit only if the ID is unknown, then follow the logs. One difference (addition
+ * D): the entrypoint is never spliced raw into the script; it is wrapped as `bash -c '<entrypoint>'` so `;`,
+ * `&&` and backticks run on the cluster, not in the submitter pod.
+ */
+export function kubeRaySubmitScript(address: string, jobId: string, options: SubmissionOptions): string {
+  const health = `${address}/api/gcs_healthz`;
+  const healthCheck = `python -c "import urllib.request; r=urllib.request.urlopen('${health}', timeout=10); exit(0 if b'success' in r.read() else 1)"`;
+  const tokens: string[] = [
+    'until', healthCheck, '>/dev/null', '2>&1', ';', 'do', 'echo',
+    goQuote(`Waiting for Ray Dashboard GCS to become healthy at ${address} ...`), ';', 'sleep', '2', ';', 'done', ';',
+    'if', '!', 'ray', 'job', 'status', '--address', address, jobId, '>/dev/null', '2>&1', ';', 'then',
+    'ray', 'job', 'submit', '--address', address, '--no-wait',
+  ];
+  if (options.runtimeEnv) tokens.push('--runtime-env-json', goQuote(goJsonEscape(sortedJson(options.runtimeEnv))));
+  if (options.metadata) tokens.push('--metadata-json', goQuote(goJsonEscape(sortedJson(options.metadata))));
+  if (jobId) tokens.push('--submission-id', jobId);
+  if (options.entrypointNumCpus) tokens.push('--entrypoint-num-cpus', options.entrypointNumCpus.toFixed(6));
+  if (options.entrypointNumGpus) tokens.push('--entrypoint-num-gpus', options.entrypointNumGpus.toFixed(6));
+  if (options.entrypointResources) tokens.push('--entrypoint-resources', goQuote(options.entrypointResources));
+  tokens.push('--', 'bash', '-c', shellQuote(options.entrypoint.trim()), ';');
+  tokens.push('fi', ';', 'ray', 'job', 'logs', '--address', address, '--follow', jobId);
+  return tokens.join(' ');
+}

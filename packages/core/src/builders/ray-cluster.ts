@@ -1,0 +1,56 @@
+import type { RayCluster, RayJob } from '../schema/index.ts';
+import type { DecisionSettings } from '../decision/settings.ts';
+import { headDashboardPort } from './dashboard.ts';
+import { annotationKeys, labelKeys, ORIGINATED_FROM_RAYJOB, ownerReferenceTo } from './labels.ts';
+import { ourSubmitterContainer } from './submitter-container.ts';
+import type { SubmissionOptions } from './submitter-command.ts';
+
+/**
+ * The RayCluster of one attempt: a deep copy of spec.rayClusterSpec, owned by the RayJob, with the RayJob's
+ * labels and annotations plus KubeRay's provenance labels. SidecarMode adds the submitter container to the
+ * head pod, forces the head pod's restartPolicy to Never and tells the RayCluster controller not to recreate a
+ * deleted head (a fresh head would know no jobs).
+ */
+export function buildRayCluster(
+  rayJob: RayJob,
+  clusterName: string,
+  jobId: string,
+  settings: DecisionSettings,
+  options: SubmissionOptions | undefined,
+): RayCluster {
+  const mode = rayJob.spec.submissionMode ?? 'K8sJobMode';
+  const spec = structuredClone(rayJob.spec.rayClusterSpec);
+  if (!spec) throw new Error('buildRayCluster needs spec.rayClusterSpec (validation guarantees it outside clusterSelector mode)');
+  const annotations = { ...(rayJob.metadata.annotations ?? {}) };
+  if (mode === 'SidecarMode') {
+    annotations[annotationKeys.disableProvisionedHeadRestart] = 'true';
+    const podSpec = spec.headGroupSpec.template.spec ?? { containers: [] };
+    const sidecar = ourSubmitterContainer(settings.submitterImage, options ?? { entrypoint: rayJob.spec.entrypoint ?? '' }, {
+      address: `http://127.0.0.1:${headDashboardPort(rayJob)}`,
+      jobId,
+      clusterName,
+      clusterSpec: spec,
+    });
+    if (settings.featureGates.sidecarSubmitterRestart) sidecar.restartPolicy = 'OnFailure';
+    podSpec.containers = [...(podSpec.containers ?? []), sidecar];
+    podSpec.restartPolicy = 'Never';
+    spec.headGroupSpec.template.spec = podSpec;
+  }
+  return {
+    apiVersion: 'ray.io/v1',
+    kind: 'RayCluster',
+    metadata: {
+      name: clusterName,
+      namespace: rayJob.metadata.namespace,
+      labels: {
+        ...(rayJob.metadata.labels ?? {}),
+        [labelKeys.originatedFromCrName]: rayJob.metadata.name ?? '',
+        [labelKeys.originatedFromCrd]: ORIGINATED_FROM_RAYJOB,
+        [labelKeys.jobSubmissionMode]: mode,
+      },
+      annotations,
+      ownerReferences: [ownerReferenceTo(rayJob)],
+    },
+    spec,
+  };
+}

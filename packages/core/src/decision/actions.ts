@@ -1,0 +1,32 @@
+import type { K8sJob, RayCluster, Service } from '../schema/index.ts';
+import type { SubmitJobRequest } from '../builders/submit-request.ts';
+
+/** An event about the RayJob, events.k8s.io style (KubeRay's recorder: reason, action, note). */
+export interface EventSpec {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  action: string;
+  note: string;
+}
+
+/**
+ * What the executor does after (or before, see `writeStatusFirst`) the status write. Every action is idempotent:
+ * create means create-if-absent (409 AlreadyExists is success), delete means delete-if-present.
+ */
+export type Action =
+  | { type: 'addFinalizer'; finalizer: string }
+  | { type: 'removeFinalizer'; finalizer: string }
+  | { type: 'createCluster'; cluster: RayCluster }
+  | { type: 'deleteCluster'; name: string }
+  | { type: 'suspendWorkerGroups'; name: string }
+  | { type: 'createSubmitterJob'; job: K8sJob; recreated: boolean }
+  | { type: 'deleteSubmitterJob'; name: string }
+  /** Create the RayJob head Service, or update it (keeping its clusterIP) when it points at another cluster. */
+  | { type: 'applyHeadService'; service: Service; existing: 'absent' | 'stale' }
+  | { type: 'submitRayJob'; dashboardURL: string; request: SubmitJobRequest }
+  /** Best effort: failures are retried by later reconciles, never block the state machine. */
+  | { type: 'stopRayJob'; dashboardURL: string; jobId: string; why: string }
+  | { type: 'deleteRayJob' }
+  | { type: 'emitEvent'; event: EventSpec };
+
+export type ActionType = Action['type'];

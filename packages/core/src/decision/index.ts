@@ -1,0 +1,9 @@
+export * from './settings.ts';
+export * from './inputs.ts';
+export * from './actions.ts';
+export * from './messages.ts';
+export * from './time-format.ts';
+export * from './decide.ts';
+export * from './observation-plan.ts';
+export * from './submitter-state.ts';
+export { RAYJOB_FINALIZER } from './context.ts';

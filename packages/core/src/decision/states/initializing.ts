@@ -1,0 +1,92 @@
+import { buildRayCluster } from '../../builders/ray-cluster.ts';
+import { buildSubmitterJob } from '../../builders/submitter-job.ts';
+import { dashboardURLFromService } from '../../builders/dashboard.ts';
+import { submissionOptions } from '../../builders/submitter-command.ts';
+import type { Context, Ending } from '../context.ts';
+import { emit } from '../context.ts';
+import { activeDeadlinePassed, failForActiveDeadline, failForPreRunningDeadline, preRunningDeadlinePassed, secondsUntilDeadline } from '../deadlines.ts';
+import { eventNotes } from '../messages.ts';
+import { suspendIfRequested } from './suspend.ts';
+
+/**
+ * Initializing: get the RayCluster up, learn the dashboard URL, and (K8sJobMode) create the submitter Job.
+ * Each step only uses names already persisted in status by an earlier reconcile.
+ */
+export function decideInitializing(ctx: Context): Ending {
+  if (suspendIfRequested(ctx)) return { kind: 'epilogue' };
+  if (activeDeadlinePassed(ctx)) {
+    failForActiveDeadline(ctx);
+    return { kind: 'epilogue' };
+  }
+  if (preRunningDeadlinePassed(ctx)) {
+    failForPreRunningDeadline(ctx);
+    return { kind: 'epilogue' };
+  }
+  const { input, status } = ctx;
+  const clusterName = status.rayClusterName ?? '';
+  const waitRequeue = requeueWithin(ctx);
+  const cluster = input.cluster;
+  if (!cluster) {
+    if (ctx.clusterSelectorMode) {
+      emit(ctx, { type: 'Warning', reason: 'RayClusterNotFound', action: 'Validate', note: eventNotes.clusterSelectorNotFound(ctx.namespace, clusterName) });
+      return { kind: 'return', requeueSeconds: waitRequeue };
+    }
+    const options = submissionOptions(ctx.rayJob);
+    ctx.actions.push({
+      type: 'createCluster',
+      cluster: buildRayCluster(ctx.rayJob, clusterName, status.jobId ?? '', input.settings, options.ok ? options.value : undefined),
+    });
+    return { kind: 'return', requeueSeconds: waitRequeue };
+  }
+  if (!status.dashboardURL) {
+    if (cluster.status?.state !== 'ready') {
+      ctx.notes.push('Wait for the RayCluster.Status.State to be ready before submitting the job.');
+      if (cluster.status) status.rayClusterStatus = structuredClone(cluster.status);
+      return { kind: 'epilogue', requeueSeconds: waitRequeue };
+    }
+    const svc = input.clusterHeadService;
+    const url = svc ? dashboardURLFromService(svc, input.settings.clusterDomain) : { ok: false as const, error: 'head service not found' };
+    if (!url.ok) {
+      ctx.notes.push(`Failed to get the dashboard URL after the RayCluster is ready! ${url.error}`);
+      return { kind: 'return', requeueSeconds: waitRequeue };
+    }
+    // Persist the URL first: the submitter Job embeds it (names before creation, always).
+    status.dashboardURL = url.url;
+    if (cluster.status) status.rayClusterStatus = structuredClone(cluster.status);
+    return { kind: 'epilogue', requeueSeconds: 0 };
+  }
+  if (ctx.mode === 'InteractiveMode') {
+    status.jobDeploymentStatus = 'Waiting';
+    return { kind: 'epilogue' };
+  }
+  if (ctx.mode === 'K8sJobMode' && !input.submitterJob) {
+    const options = submissionOptions(ctx.rayJob);
+    if (!options.ok) {
+      ctx.notes.push(`Cannot build the submitter: ${options.error}`);
+      return { kind: 'return', requeueSeconds: waitRequeue };
+    }
+    ctx.actions.push({
+      type: 'createSubmitterJob',
+      recreated: false,
+      job: buildSubmitterJob({
+        rayJob: ctx.rayJob,
+        dashboardURL: status.dashboardURL,
+        jobId: status.jobId ?? '',
+        clusterName,
+        clusterSpec: cluster.spec,
+        options: options.value,
+        settings: input.settings,
+      }),
+    });
+    // Stay Initializing until the Job is seen: Running always means the submitter exists.
+    return { kind: 'return', requeueSeconds: waitRequeue };
+  }
+  status.jobDeploymentStatus = 'Running';
+  return { kind: 'epilogue', requeueSeconds: 0 };
+}
+
+function requeueWithin(ctx: Context): number {
+  const untilDeadline = secondsUntilDeadline(ctx, true);
+  const base = ctx.input.settings.requeueSeconds;
+  return untilDeadline !== undefined ? Math.min(base, untilDeadline) : base;
+}

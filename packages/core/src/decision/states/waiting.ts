@@ -1,0 +1,25 @@
+import type { Context, Ending } from '../context.ts';
+import { activeDeadlinePassed, failForActiveDeadline, failForPreRunningDeadline, preRunningDeadlinePassed } from '../deadlines.ts';
+import { suspendIfRequested } from './suspend.ts';
+
+/**
+ * Waiting (InteractiveMode): the user submits the job and then sets spec.jobId. KubeRay checks only
+ * preRunningDeadlineSeconds here; we also honour suspend and activeDeadlineSeconds (a listed difference), so
+ * a forgotten interactive cluster can be reclaimed the same way as any other.
+ */
+export function decideWaiting(ctx: Context): Ending {
+  if (suspendIfRequested(ctx)) return { kind: 'epilogue' };
+  if (activeDeadlinePassed(ctx)) {
+    failForActiveDeadline(ctx);
+    return { kind: 'epilogue' };
+  }
+  if (preRunningDeadlinePassed(ctx)) {
+    failForPreRunningDeadline(ctx);
+    return { kind: 'epilogue' };
+  }
+  const jobId = ctx.rayJob.spec.jobId;
+  if (!jobId) return { kind: 'return', requeueSeconds: ctx.input.settings.requeueSeconds };
+  ctx.status.jobId = jobId;
+  ctx.status.jobDeploymentStatus = 'Running';
+  return { kind: 'epilogue', requeueSeconds: 0 };
+}
