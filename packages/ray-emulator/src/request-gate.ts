@@ -1,0 +1,91 @@
+// Checks every request passes before routing, shared by plain HTTP and WebSocket upgrades:
+// injected faults, Ray's browser-traffic filter, and token auth (ray-jobs-api.md §2).
+import type { IncomingHttpHeaders } from 'node:http';
+import { aiohttp500, authInvalid, authMissing, browserMethodRefused } from './ray-texts.ts';
+
+export interface GateRefusal {
+  status: number;
+  body: string;
+}
+
+const browserHeaders = [
+  'origin',
+  'referer',
+  'sec-fetch-mode',
+  'sec-fetch-dest',
+  'sec-fetch-site',
+  'sec-fetch-user',
+  'access-control-request-method',
+  'access-control-request-headers',
+];
+
+export function isBrowserRequest(headers: IncomingHttpHeaders): boolean {
+  const ua = headers['user-agent'];
+  return (typeof ua === 'string' && ua.startsWith('Mozilla')) || browserHeaders.some((h) => headers[h] !== undefined);
+}
+
+/** Since ~2.54 the head allows browsers only GET, HEAD and OPTIONS. */
+export function browserFilter(method: string, headers: IncomingHttpHeaders): GateRefusal | undefined {
+  if (!isBrowserRequest(headers) || ['GET', 'HEAD', 'OPTIONS'].includes(method)) return undefined;
+  return { status: 405, body: browserMethodRefused(method) };
+}
+
+const exemptPaths = new Set([
+  '/',
+  '/favicon.ico',
+  '/api/authentication_mode',
+  '/api/authenticate',
+  '/api/healthz',
+  '/api/gcs_healthz',
+  '/api/local_raylet_healthz',
+  '/-/healthz',
+]);
+
+function presentedToken(headers: IncomingHttpHeaders): string | undefined {
+  // First present source wins: Authorization, then X-Ray-Authorization, then the cookie.
+  for (const name of ['authorization', 'x-ray-authorization']) {
+    const value = headers[name];
+    if (typeof value === 'string') return value.startsWith('Bearer ') ? value.slice('Bearer '.length) : value === '' ? undefined : '\0invalid';
+  }
+  const cookie = headers.cookie;
+  if (typeof cookie === 'string') {
+    for (const part of cookie.split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === 'ray-authentication-token') return v.join('=');
+    }
+  }
+  return undefined;
+}
+
+export function tokenAuth(path: string, headers: IncomingHttpHeaders, token: string | undefined): GateRefusal | undefined {
+  if (token === undefined || exemptPaths.has(path) || path.startsWith('/static/')) return undefined;
+  const presented = presentedToken(headers);
+  if (presented === undefined) return { status: 401, body: authMissing };
+  if (presented !== token) return { status: 403, body: authInvalid };
+  return undefined;
+}
+
+/** Fault state consulted per request. */
+export function createFaultGate() {
+  let failNext = 0;
+  let failStatus = 500;
+  let slowMs = 0;
+  return {
+    fail5xx(count: number, status = 500): void {
+      failNext = Math.max(0, Math.floor(count));
+      failStatus = status;
+    },
+    slowAnswers(ms: number): void {
+      slowMs = Math.max(0, ms);
+    },
+    delayMs: () => slowMs,
+    /** Consumes one injected failure, if any is left. */
+    takeFailure(): GateRefusal | undefined {
+      if (failNext <= 0) return undefined;
+      failNext -= 1;
+      return { status: failStatus, body: failStatus === 500 ? aiohttp500 : `${failStatus}: injected by the emulator` };
+    },
+  };
+}
+
+export type FaultGate = ReturnType<typeof createFaultGate>;

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'ray-emulator',
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 15_000,
+  },
+});
