@@ -4,3 +4,5 @@ export * from './schema/index.ts';
 // Both modules export `RayJobStatus`; the package-level name stays Ray's job status (the contracts' meaning).
 // The RayJob's status object is exported as `RayJobResourceStatus`.
 export type { RayJobStatus } from './contracts/termination-message.ts';
+export * from './crd/index.ts';
+export * from './validation/index.ts';
