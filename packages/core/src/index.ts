@@ -6,3 +6,5 @@ export * from './schema/index.ts';
 export type { RayJobStatus } from './contracts/termination-message.ts';
 export * from './crd/index.ts';
 export * from './validation/index.ts';
+export * from './builders/index.ts';
+export * from './decision/index.ts';

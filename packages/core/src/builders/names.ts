@@ -1,8 +1,6 @@
 /** Kubernetes' `rand.String` alphabet (no vowels, no confusable digits), which KubeRay uses for name suffixes. */
 export const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 export const NAME_SUFFIX_LENGTH = 5;
-/** 53 (Helm/Service-derived names) minus the "-xxxxx" suffix. */
-export const MAX_RAYJOB_NAME_LENGTH = 47;
 
 /** `random` is a source in [0, 1) (Math.random's contract), injected so decisions are reproducible. */
 export function randomSuffix(random: () => number, length = NAME_SUFFIX_LENGTH): string {
