@@ -1,0 +1,139 @@
+// The Job controller loop: informers on Jobs and pods, a work queue keyed by Job, and an executor
+// that applies `decideJob` through the API (status subresource, pod create/delete, finalizer patch).
+import { startInformer } from '../kube-client/informer.ts';
+import type { KubeClient } from '../kube-client/rest-client.ts';
+import { resources } from '../kube-client/rest-client.ts';
+import type { Job, Pod } from '../kube-client/types.ts';
+import { startWorkQueue } from '../kube-client/work-queue.ts';
+import type { JobControllerTiming } from './decide.ts';
+import { decideJob, defaultJobTiming, trackingFinalizer } from './decide.ts';
+import { buildJobPod } from './pod-template.ts';
+
+export interface JobControllerOptions {
+  client: KubeClient;
+  timing?: Partial<JobControllerTiming>;
+  now?: () => number;
+  random?: () => number;
+  onError?: (message: string) => void;
+}
+
+export interface JobController {
+  readonly synced: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function controllerJobUid(pod: Pod): string | undefined {
+  return pod.metadata.ownerReferences?.find((ref) => ref.controller === true && ref.kind === 'Job')?.uid;
+}
+
+export function startJobController(options: JobControllerOptions): JobController {
+  const { client } = options;
+  const timing: JobControllerTiming = { ...defaultJobTiming, ...options.timing };
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const report = options.onError ?? ((message: string) => console.error(`[job-controller] ${message}`));
+  const jobKeyByUid = new Map<string, string>();
+  const vanished = new Map<string, Map<string, Pod>>();
+  const lastFailureAt = new Map<string, number>();
+  /** Names of pods created but not yet seen in the pod cache, per Job uid. */
+  const expectedPods = new Map<string, Set<string>>();
+
+  const queue = startWorkQueue(reconcile, (key, error) => report(`sync ${key}: ${(error as Error).message}`));
+
+  const jobs = startInformer<Job>(client, resources.jobs, ({ type, object }) => {
+    const key = `${object.metadata.namespace}/${object.metadata.name}`;
+    if (type === 'delete') {
+      jobKeyByUid.delete(object.metadata.uid ?? '');
+      vanished.delete(object.metadata.uid ?? '');
+      expectedPods.delete(object.metadata.uid ?? '');
+      lastFailureAt.delete(object.metadata.uid ?? '');
+    } else {
+      jobKeyByUid.set(object.metadata.uid ?? '', key);
+    }
+    queue.add(key);
+  });
+  const pods = startInformer<Pod>(client, resources.pods, ({ type, object, previous }) => {
+    const uid = controllerJobUid(object);
+    if (uid === undefined) return;
+    const last = previous ?? object;
+    if (type === 'delete' && (last.metadata.finalizers?.includes(trackingFinalizer) ?? false)) {
+      const byPod = vanished.get(uid) ?? new Map<string, Pod>();
+      byPod.set(object.metadata.uid ?? '', object);
+      vanished.set(uid, byPod);
+    }
+    const key = jobKeyByUid.get(uid);
+    if (key !== undefined) queue.add(key);
+    else if (type === 'upsert' && (object.metadata.finalizers?.includes(trackingFinalizer) ?? false)) {
+      // Orphan: its Job is gone. Let the pod go, as Kubernetes does.
+      void jobs.synced.then(() => { if (!jobKeyByUid.has(uid)) void removeFinalizer(object); });
+    }
+  });
+
+  async function removeFinalizer(pod: Pod): Promise<void> {
+    const remaining = (pod.metadata.finalizers ?? []).filter((f) => f !== trackingFinalizer);
+    const result = await client.patch(resources.pods, { namespace: pod.metadata.namespace, name: pod.metadata.name },
+      { metadata: { finalizers: remaining, resourceVersion: pod.metadata.resourceVersion } });
+    if (!result.ok && result.status !== 404) {
+      if (result.status !== 409) report(`remove finalizer of ${pod.metadata.name}: ${result.message}`);
+      throw new Error(`finalizer removal of ${pod.metadata.name} failed (${result.status}); retrying`);
+    }
+  }
+
+  async function reconcile(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    const job = jobs.get(namespace, name);
+    if (job === undefined) return;
+    const uid = job.metadata.uid ?? '';
+    const owned = pods.list().filter((pod) => controllerJobUid(pod) === uid);
+    const expected = expectedPods.get(uid) ?? new Set<string>();
+    for (const pod of owned) expected.delete(pod.metadata.name ?? '');
+    for (const gone of vanished.get(uid)?.values() ?? []) expected.delete(gone.metadata.name ?? '');
+    const decision = decideJob({
+      job,
+      pods: owned,
+      vanished: [...(vanished.get(uid)?.values() ?? [])],
+      now: now(),
+      lastFailureAt: lastFailureAt.get(uid),
+      timing,
+      expectedCreations: expected.size,
+    });
+    if (decision.failureAt !== undefined) lastFailureAt.set(uid, Math.max(lastFailureAt.get(uid) ?? 0, decision.failureAt));
+
+    if (JSON.stringify(decision.status) !== JSON.stringify(job.status ?? {})) {
+      const written = await client.replace<Job>(resources.jobs, { namespace, name, subresource: 'status' }, { ...job, status: decision.status });
+      if (!written.ok) {
+        if (written.status === 404) return;
+        throw new Error(`status write: ${written.status} ${written.message}`);
+      }
+    }
+    for (const podUid of decision.forgetVanished) vanished.get(uid)?.delete(podUid);
+    for (const podName of decision.removeFinalizers) {
+      const pod = owned.find((p) => p.metadata.name === podName);
+      if (pod !== undefined) await removeFinalizer(pod);
+    }
+    for (const podName of decision.deletePods) {
+      const result = await client.remove(resources.pods, { namespace, name: podName });
+      if (!result.ok && result.status !== 404) report(`delete pod ${podName}: ${result.message}`);
+    }
+    for (let i = 0; i < decision.createPods; i += 1) {
+      const pod = buildJobPod(job, random);
+      const created = await client.create<Pod>(resources.pods, { namespace }, pod);
+      if (created.ok) {
+        expected.add(pod.metadata.name ?? '');
+        expectedPods.set(uid, expected);
+      } else if (created.status !== 409) {
+        report(`create pod for ${key}: ${created.message}`);
+      }
+    }
+    if (decision.requeueAfterMs !== undefined) queue.addAfter(key, decision.requeueAfterMs + 5);
+  }
+
+  return {
+    synced: Promise.all([jobs.synced, pods.synced]).then(() => undefined),
+    async stop() {
+      jobs.stop();
+      pods.stop();
+      await queue.stop();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// Starts one container as a local process group. The process gets the pod's network namespace
+// (netns mode) and a private mount namespace in which the pod's volumes, its own termination-log
+// file, /etc/hosts and /etc/resolv.conf are bind-mounted at their real paths, so programs see
+// /dev/termination-log and /var/run/secrets/... exactly where Kubernetes puts them. The argv is
+// exec'd as given (a tiny `sh` prologue does the mounts, then `exec "$@"`: no re-parsing).
+// stdout and stderr go straight to the container's log file (the file descriptor is inherited).
+import { spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+
+export interface BindMount {
+  source: string;
+  target: string;
+  readOnly: boolean;
+}
+
+export interface ContainerLaunch {
+  argv: string[];
+  env: Record<string, string>;
+  workingDir: string | undefined;
+  /** Network namespace to enter; undefined runs in the host network namespace. */
+  netns: string | undefined;
+  mounts: BindMount[];
+  logFile: string;
+  /** Directory the process starts in before the prologue (must exist). */
+  baseDir: string;
+}
+
+export interface ContainerExit {
+  exitCode: number;
+  signal: number | undefined;
+}
+
+export type LaunchResult =
+  | { ok: true; pid: number; exited: Promise<ContainerExit> }
+  | { ok: false; reason: 'StartError'; exitCode: number; message: string };
+
+// Mount each (source, target, ro) triple, cd to the working directory, then exec the argv.
+const prologue = [
+  'wd="$1"; shift',
+  'while [ "$1" != "--" ]; do',
+  '  if [ "$3" = ro ]; then mount --bind -o ro "$1" "$2" || exit 128; else mount --bind "$1" "$2" || exit 128; fi',
+  '  shift 3',
+  'done',
+  'shift',
+  'if [ -n "$wd" ]; then cd "$wd" || exit 128; fi',
+  'exec "$@"',
+].join('\n');
+
+/** Finds argv[0] the way execvp would, with the container's PATH. */
+export function resolveExecutable(program: string, pathVar: string | undefined): string | undefined {
+  const canRun = (file: string): boolean => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return canRun(program) ? program : undefined;
+  for (const dir of (pathVar ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin').split(delimiter)) {
+    if (dir !== '' && canRun(join(dir, program))) return join(dir, program);
+  }
+  return undefined;
+}
+
+/** Makes sure each bind target exists (an empty file or directory) so it can serve as a mount point. */
+export function ensureMountPoint(source: string, target: string): void {
+  if (existsSync(target)) return;
+  if (statSync(source).isDirectory()) {
+    mkdirSync(target, { recursive: true });
+  } else {
+    mkdirSync(dirname(target), { recursive: true });
+    closeSync(openSync(target, 'a'));
+  }
+}
+
+export function signalNumber(name: NodeJS.Signals | null): number | undefined {
+  if (name === null) return undefined;
+  return (osConstants.signals as Record<string, number>)[name];
+}
+
+export function launchContainer(launch: ContainerLaunch, tools: { ip: string; unshare: string; sh: string }): LaunchResult {
+  const [program] = launch.argv;
+  if (program === undefined) {
+    return { ok: false, reason: 'StartError', exitCode: 128, message: 'no command specified: the container has no command, args or image entrypoint' };
+  }
+  if (resolveExecutable(program, launch.env.PATH) === undefined) {
+    return { ok: false, reason: 'StartError', exitCode: 128, message: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${program}": executable file not found in $PATH: unknown` };
+  }
+  for (const mount of launch.mounts) ensureMountPoint(mount.source, mount.target);
+  mkdirSync(dirname(launch.logFile), { recursive: true });
+  const logFd = openSync(launch.logFile, 'a');
+  const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.readOnly ? 'ro' : 'rw']);
+  const inner = [tools.sh, '-c', prologue, 'sh', launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
+  // `ip netns exec` already gives the process its own (slave) mount namespace; without a netns we
+  // ask unshare for a private one so the bind mounts never reach the host.
+  const argv = launch.netns !== undefined
+    ? [tools.ip, 'netns', 'exec', launch.netns, ...inner]
+    : [tools.unshare, '--mount', '--propagation', 'private', ...inner];
+  const child = spawn(argv[0] ?? '', argv.slice(1), {
+    cwd: launch.baseDir,
+    env: launch.env,
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  const exited = new Promise<ContainerExit>((resolve) => {
+    child.on('error', () => resolve({ exitCode: 128, signal: undefined }));
+    child.on('exit', (code, signal) => {
+      const number = signalNumber(signal);
+      resolve({ exitCode: code ?? 128 + (number ?? 0), signal: number });
+    });
+  });
+  return { ok: true, pid: child.pid ?? -1, exited };
+}
+
+/** Signals the container's whole process group (the container's pid is the group leader). */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

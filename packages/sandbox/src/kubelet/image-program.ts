@@ -1,0 +1,55 @@
+// How the sandbox kubelet turns an image into a local program. There is no container runtime: an
+// image name maps to an ImageProgram that says what its ENTRYPOINT and CMD would run on this
+// machine, and optionally rewrites the final argv (for example `ray start --head ...` becomes the
+// Ray emulator's CLI, or the submitter image runs our submitter bundle with `node`).
+import { expandVars } from './expand-vars.ts';
+
+export interface ImageProgramContext {
+  podName: string;
+  namespace: string;
+  podIP: string;
+  containerName: string;
+  /** The container's resolved environment. */
+  env: Record<string, string>;
+}
+
+export interface ImageProgram {
+  /** The image's ENTRYPOINT, as a local argv (e.g. ['node', '/abs/path/cli.js']). May be empty. */
+  entrypoint: string[];
+  /** The image's CMD (default arguments). */
+  cmd?: string[];
+  /** Environment baked into the image (ENV); the container's env overrides it. */
+  env?: Record<string, string>;
+  /** The image's WORKDIR; defaults to the pod's sandbox directory. */
+  workingDir?: string;
+  /** Last step: map the argv Kubernetes would exec to what runs here. */
+  rewrite?: (argv: string[], context: ImageProgramContext) => string[];
+  /** Maps exec probe commands that need tools the host lacks (e.g. wget in Ray images) to local ones. */
+  rewriteProbe?: (command: string[]) => string[];
+}
+
+export type ImageCatalog = Record<string, ImageProgram>;
+
+/** Finds an image by exact reference, then by repository without tag or digest. */
+export function lookupImage(catalog: ImageCatalog, image: string): ImageProgram | undefined {
+  if (Object.hasOwn(catalog, image)) return catalog[image];
+  const withoutDigest = image.split('@')[0] ?? image;
+  const slash = withoutDigest.lastIndexOf('/');
+  const colon = withoutDigest.lastIndexOf(':');
+  const repository = colon > slash ? withoutDigest.slice(0, colon) : withoutDigest;
+  if (Object.hasOwn(catalog, repository)) return catalog[repository];
+  return undefined;
+}
+
+/**
+ * The argv Kubernetes execs: `command` replaces ENTRYPOINT, `args` replaces CMD, and providing
+ * `command` alone drops CMD. $(VAR) references in command and args expand from the container env.
+ */
+export function containerArgv(program: ImageProgram, container: { command?: string[]; args?: string[] }, env: Record<string, string>): string[] {
+  const lookup = (name: string): string | undefined => (Object.hasOwn(env, name) ? env[name] : undefined);
+  const expand = (list: string[]): string[] => list.map((item) => expandVars(item, lookup));
+  const command = container.command !== undefined && container.command.length > 0 ? expand(container.command) : undefined;
+  const args = container.args !== undefined && container.args.length > 0 ? expand(container.args) : undefined;
+  if (command !== undefined) return [...command, ...(args ?? [])];
+  return [...program.entrypoint, ...(args ?? program.cmd ?? [])];
+}

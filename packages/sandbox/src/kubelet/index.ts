@@ -1,0 +1,14 @@
+export { startSandboxNode } from './sandbox-node.ts';
+export type { SandboxNode, SandboxNodeOptions } from './sandbox-node.ts';
+export { startKubelet, registerNode } from './kubelet.ts';
+export type { Kubelet, KubeletOptions } from './kubelet.ts';
+export type { ImageProgram, ImageProgramContext, ImageCatalog } from './image-program.ts';
+export { containerArgv, lookupImage } from './image-program.ts';
+export { expandVars } from './expand-vars.ts';
+export { defaultKubeletTiming } from './kubelet-config.ts';
+export type { KubeletTiming } from './kubelet-config.ts';
+export { podLogDir, podLogPath, prepareContainerLog } from './log-paths.ts';
+export { startNetnsNetwork, startLoopbackNetwork, netnsSupported } from './pod-network.ts';
+export type { PodNetwork, NetworkMode } from './pod-network.ts';
+export { rayEmulatorImage } from './ray-image.ts';
+export type { RayEmulatorImageOptions } from './ray-image.ts';

@@ -1,0 +1,172 @@
+// The sandbox kubelet: registers one Ready Node, binds unscheduled pods to it (the whole
+// "scheduler" of a one-node cluster), and runs a PodWorker per pod bound here. It is an API client
+// only: everything it knows comes from list/watch, everything it says goes through the API.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startInformer } from '../kube-client/informer.ts';
+import type { KubeClient, ResourceType } from '../kube-client/rest-client.ts';
+import { resources } from '../kube-client/rest-client.ts';
+import type { ConfigMap, KubeObject, Pod, Secret } from '../kube-client/types.ts';
+import type { ImageCatalog } from './image-program.ts';
+import type { KubeletTiming } from './kubelet-config.ts';
+import { defaultKubeletTiming } from './kubelet-config.ts';
+import { podLogsRoot } from './log-paths.ts';
+import type { PodNetwork } from './pod-network.ts';
+import type { PodWorker } from './pod-worker.ts';
+import { startPodWorker } from './pod-worker.ts';
+import type { VolumeSources } from './volumes.ts';
+
+export interface KubeletOptions {
+  client: KubeClient;
+  dir: string;
+  images: ImageCatalog;
+  network: PodNetwork;
+  /** The cluster DNS address written into every pod's resolv.conf. Defaults to the network gateway. */
+  nameserver?: string;
+  clusterDomain?: string;
+  nodeName?: string;
+  timing?: Partial<KubeletTiming>;
+  /** Environment every container starts from; defaults to this process's PATH and HOME=/root. */
+  baseEnv?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+export interface Kubelet {
+  readonly nodeName: string;
+  readonly synced: Promise<void>;
+  /** Kills a running container with SIGKILL and reports it OOMKilled (exit 137). */
+  oomKill(namespace: string, pod: string, container: string): boolean;
+  /** The host pid of a running container (its process group leader), for tests and faults. */
+  containerPid(namespace: string, pod: string, container: string): number | undefined;
+  stop(): Promise<void>;
+}
+
+function which(tool: string): string {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${tool}`], { env: { PATH: `/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:${process.env.PATH ?? ''}` } }).toString().trim();
+  } catch {
+    return tool;
+  }
+}
+
+function volumeSources(client: KubeClient): VolumeSources {
+  const getOrUndefined = async <T extends KubeObject>(type: ResourceType, namespace: string, name: string): Promise<T | undefined> => {
+    const result = await client.get<T>(type, { namespace, name });
+    return result.ok ? result.value : undefined;
+  };
+  return {
+    configMap: (namespace, name) => getOrUndefined<ConfigMap>(resources.configmaps, namespace, name),
+    secret: (namespace, name) => getOrUndefined<Secret>(resources.secrets, namespace, name),
+    async serviceAccountToken(namespace, serviceAccount, audience, expirationSeconds) {
+      const request = await client.create<KubeObject & { status?: { token?: string } }>(resources.serviceaccounts, { namespace, name: serviceAccount, subresource: 'token' }, {
+        apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+        spec: { audiences: audience === undefined ? [] : [audience], expirationSeconds: expirationSeconds ?? 3607 },
+      });
+      // Without a TokenRequest endpoint the sandbox accepts any bearer token: hand out a recognisable one.
+      return request.ok && request.value.status?.token !== undefined ? request.value.status.token : `sandbox-token.${namespace}.${serviceAccount}`;
+    },
+  };
+}
+
+export async function registerNode(client: KubeClient, nodeName: string, address: string): Promise<void> {
+  const now = new Date().toISOString();
+  const status = {
+    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
+    addresses: [{ type: 'InternalIP', address }, { type: 'Hostname', address: nodeName }],
+    capacity: { cpu: '2', memory: '24Gi', pods: '250' },
+    allocatable: { cpu: '2', memory: '24Gi', pods: '250' },
+    nodeInfo: { kubeletVersion: 'v1.31.0-rayjob-sandbox', operatingSystem: 'linux', architecture: process.arch === 'x64' ? 'amd64' : process.arch, containerRuntimeVersion: 'sandbox://1', kernelVersion: '', osImage: 'rayjob sandbox', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
+  };
+  const body = { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux' } }, spec: {}, status };
+  const created = await client.create<KubeObject>(resources.nodes, {}, body);
+  if (!created.ok && created.status !== 409) throw new Error(`kubelet: could not register node ${nodeName}: ${created.status} ${created.message}`);
+  const current = await client.get<KubeObject>(resources.nodes, { name: nodeName });
+  if (current.ok) await client.replace(resources.nodes, { name: nodeName, subresource: 'status' }, { ...current.value, status });
+}
+
+export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
+  const { client } = options;
+  const nodeName = options.nodeName ?? 'sandbox-node';
+  const log = options.log ?? ((message: string) => console.error(`[kubelet] ${message}`));
+  const tools = { ip: which('ip'), unshare: which('unshare'), sh: which('sh') };
+  const deps = {
+    client,
+    nodeName,
+    dir: options.dir,
+    images: options.images,
+    network: options.network,
+    dns: { nameserver: options.nameserver ?? options.network.gatewayIP, clusterDomain: options.clusterDomain ?? 'cluster.local' },
+    timing: { ...defaultKubeletTiming, ...options.timing },
+    tools,
+    sources: volumeSources(client),
+    baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/root' },
+    log,
+  };
+  await registerNode(client, nodeName, options.network.gatewayIP);
+  const workers = new Map<string, PodWorker>();
+  const binding = new Set<string>();
+  let stopping = false;
+
+  async function bind(pod: Pod): Promise<void> {
+    const key = pod.metadata.uid ?? '';
+    if (binding.has(key)) return;
+    binding.add(key);
+    const target = { namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'binding' };
+    const bound = await client.create(resources.pods, target, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } });
+    if (!bound.ok && (bound.status === 404 || bound.status === 405)) {
+      // Servers without pods/binding: set spec.nodeName directly.
+      await client.patch(resources.pods, { namespace: pod.metadata.namespace, name: pod.metadata.name }, { spec: { nodeName } });
+    }
+    binding.delete(key);
+  }
+
+  const pods = startInformer<Pod>(client, resources.pods, ({ type, object }) => {
+    if (stopping) return;
+    const uid = object.metadata.uid ?? '';
+    if (type === 'delete') {
+      const worker = workers.get(uid);
+      workers.delete(uid);
+      if (worker !== undefined) void worker.gone();
+      return;
+    }
+    if (object.spec.nodeName === undefined || object.spec.nodeName === '') {
+      if (object.metadata.deletionTimestamp === undefined) void bind(object);
+      return;
+    }
+    if (object.spec.nodeName !== nodeName) return;
+    const existing = workers.get(uid);
+    if (existing !== undefined) { existing.update(object); return; }
+    const phase = object.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      // Finished before this kubelet started: nothing runs; finish a pending deletion.
+      if (object.metadata.deletionTimestamp !== undefined) {
+        void client.remove(resources.pods, { namespace: object.metadata.namespace, name: object.metadata.name }, { gracePeriodSeconds: 0, preconditions: { uid } });
+      }
+      return;
+    }
+    const worker = startPodWorker(object, deps);
+    workers.set(uid, worker);
+    worker.update(object);
+  });
+
+  const find = (namespace: string, name: string): PodWorker | undefined => {
+    const pod = pods.get(namespace, name);
+    return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
+  };
+
+  return {
+    nodeName,
+    synced: pods.synced,
+    oomKill: (namespace, pod, container) => find(namespace, pod)?.oomKill(container) ?? false,
+    containerPid: (namespace, pod, container) => find(namespace, pod)?.containerPid(container),
+    async stop() {
+      stopping = true;
+      pods.stop();
+      await Promise.all([...workers.values()].map((w) => w.stop()));
+      workers.clear();
+      rmSync(join(options.dir, 'kubelet'), { recursive: true, force: true });
+      rmSync(podLogsRoot(options.dir), { recursive: true, force: true });
+    },
+  };
+}

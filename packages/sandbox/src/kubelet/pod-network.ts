@@ -1,0 +1,171 @@
+// Pod networking. Two modes:
+//
+// - 'netns' (default when we may create network namespaces, i.e. as root): every pod gets its own
+//   network namespace with an `eth0` veth plugged into a bridge owned by this sandbox, and an
+//   address from 10.244.<k>.0/24 — a range that exists only on that bridge and inside namespaces
+//   we create, so no traffic leaves the machine. The bridge's .1 address lives on the host, so the
+//   host (an operator running outside the sandbox, tests) reaches pod IPs directly, and pods reach
+//   host services listening on all interfaces through the gateway. Programs may bind 0.0.0.0 and
+//   still get a per-pod port space, as in Kubernetes.
+// - 'loopback' (fallback): every pod gets a distinct 127.<k>.x.y address, handed to its programs
+//   as status.podIP; there is no port isolation (a program binding 0.0.0.0 takes the port for the
+//   whole machine), so images must bind their pod IP.
+//
+// Several sandboxes may run at once (parallel test files): each claims a free <k> by creating its
+// bridge (creation is atomic: a second sandbox gets "File exists" and tries the next <k>).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export type NetworkMode = 'netns' | 'loopback';
+
+export interface PodAddress {
+  ip: string;
+  /** Network namespace name (netns mode), for `ip netns exec`. */
+  netns: string | undefined;
+}
+
+export interface PodNetwork {
+  readonly mode: NetworkMode;
+  /** The host-side gateway address; the cluster DNS listens here. */
+  readonly gatewayIP: string;
+  readonly cidr: string;
+  attach(podUid: string): Promise<PodAddress>;
+  /** Kills every process left in the pod's namespace, then removes it. */
+  detach(podUid: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function ip(...args: string[]): Promise<void> {
+  await run('ip', args);
+}
+
+async function ipOutput(...args: string[]): Promise<string> {
+  return (await run('ip', args)).stdout;
+}
+
+function allocator(): { take(): number; release(octet: number): void } {
+  const used = new Set<number>();
+  let next = 2;
+  return {
+    take() {
+      for (let tries = 0; tries < 253; tries += 1) {
+        const candidate = next;
+        next = next >= 254 ? 2 : next + 1;
+        if (!used.has(candidate)) { used.add(candidate); return candidate; }
+      }
+      throw new Error('pod network: all 253 pod addresses of this sandbox are in use');
+    },
+    release: (octet) => { used.delete(octet); },
+  };
+}
+
+export async function startNetnsNetwork(): Promise<PodNetwork> {
+  const addresses = await ipOutput('-4', '-o', 'addr');
+  const start = Math.floor(Math.random() * 200);
+  let k = -1;
+  let bridge = '';
+  for (let i = 0; i < 250 && k < 0; i += 1) {
+    const candidate = (start + i) % 250 + 1;
+    if (addresses.includes(` 10.244.${candidate}.`)) continue;
+    try {
+      await ip('link', 'add', `rjbr${candidate}`, 'type', 'bridge');
+      k = candidate;
+      bridge = `rjbr${candidate}`;
+    } catch {
+      // Taken by another sandbox; try the next one.
+    }
+  }
+  if (k < 0) throw new Error('pod network: no free 10.244.<k>.0/24 subnet for a sandbox bridge');
+  const gatewayIP = `10.244.${k}.1`;
+  try {
+    await ip('addr', 'add', `${gatewayIP}/24`, 'dev', bridge);
+    await ip('link', 'set', bridge, 'up');
+  } catch (error) {
+    await ip('link', 'del', bridge).catch(() => {});
+    throw error;
+  }
+  const octets = allocator();
+  const pods = new Map<string, { octet: number; netns: string; hostVeth: string }>();
+
+  async function detach(podUid: string): Promise<void> {
+    const pod = pods.get(podUid);
+    if (pod === undefined) return;
+    pods.delete(podUid);
+    const pids = await ipOutput('netns', 'pids', pod.netns).catch(() => '');
+    for (const pid of pids.split(/\s+/).filter((p) => p !== '')) {
+      try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
+    }
+    await ip('link', 'del', pod.hostVeth).catch(() => {});
+    await ip('netns', 'del', pod.netns).catch(() => {});
+    octets.release(pod.octet);
+  }
+
+  return {
+    mode: 'netns',
+    gatewayIP,
+    cidr: `10.244.${k}.0/24`,
+    async attach(podUid) {
+      const existing = pods.get(podUid);
+      if (existing !== undefined) return { ip: `10.244.${k}.${existing.octet}`, netns: existing.netns };
+      const octet = octets.take();
+      const netns = `rayjob-${k}-${octet}`;
+      const hostVeth = `rjh${k}x${octet}`;
+      const podIP = `10.244.${k}.${octet}`;
+      pods.set(podUid, { octet, netns, hostVeth });
+      try {
+        await ip('netns', 'add', netns);
+        await ip('link', 'add', hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', netns);
+        await ip('link', 'set', hostVeth, 'master', bridge, 'up');
+        await ip('-n', netns, 'addr', 'add', `${podIP}/24`, 'dev', 'eth0');
+        await ip('-n', netns, 'link', 'set', 'eth0', 'up');
+        await ip('-n', netns, 'link', 'set', 'lo', 'up');
+        await ip('-n', netns, 'route', 'add', 'default', 'via', gatewayIP);
+      } catch (error) {
+        await detach(podUid);
+        throw new Error(`pod network: could not set up namespace ${netns}: ${(error as Error).message}`);
+      }
+      return { ip: podIP, netns };
+    },
+    detach,
+    async stop() {
+      for (const uid of [...pods.keys()]) await detach(uid);
+      await ip('link', 'del', bridge).catch(() => {});
+    },
+  };
+}
+
+export function startLoopbackNetwork(): PodNetwork {
+  const k = 100 + Math.floor(Math.random() * 100);
+  const octets = allocator();
+  const pods = new Map<string, number>();
+  return {
+    mode: 'loopback',
+    gatewayIP: `127.${k}.0.1`,
+    cidr: `127.${k}.1.0/24`,
+    async attach(podUid) {
+      const octet = pods.get(podUid) ?? octets.take();
+      pods.set(podUid, octet);
+      return { ip: `127.${k}.1.${octet}`, netns: undefined };
+    },
+    async detach(podUid) {
+      const octet = pods.get(podUid);
+      if (octet !== undefined) octets.release(octet);
+      pods.delete(podUid);
+    },
+    async stop() { pods.clear(); },
+  };
+}
+
+/** Network namespaces work when we can create one (root or CAP_NET_ADMIN with `ip` installed). */
+export async function netnsSupported(): Promise<boolean> {
+  const probe = `rayjob-probe-${process.pid}`;
+  try {
+    await ip('netns', 'add', probe);
+    await ip('netns', 'del', probe);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,377 @@
+// One pod on this node: sets up its network and volumes, runs init containers then containers as
+// process groups, restarts them per restartPolicy with back-off, probes readiness, and reports
+// status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resources } from '../kube-client/rest-client.ts';
+import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-client/types.ts';
+import type { BindMount } from './container-process.ts';
+import { launchContainer, signalGroup } from './container-process.ts';
+import { resolveEnv } from './env.ts';
+import { containerArgv, lookupImage } from './image-program.ts';
+import type { KubeletDeps } from './kubelet-config.ts';
+import { podLogDir, prepareContainerLog } from './log-paths.ts';
+import { writePodFiles } from './pod-files.ts';
+import { mergeForeignConditions, podConditions, podPhase } from './pod-status.ts';
+import { runProbe } from './probes.ts';
+import { terminationMessage } from './termination-message.ts';
+import { prepareVolumes } from './volumes.ts';
+
+interface ContainerRun {
+  spec: Container;
+  init: boolean;
+  restartCount: number;
+  runs: number;
+  state: ContainerState;
+  lastState: ContainerState;
+  ready: boolean;
+  started: boolean;
+  containerID: string | undefined;
+  pid: number | undefined;
+  exited: Promise<void> | undefined;
+  oomKill: boolean;
+  timers: Set<NodeJS.Timeout>;
+}
+
+export interface PodWorker {
+  update(pod: Pod): void;
+  /** The object was removed without us (force deletion): kill at once, clean up, write nothing. */
+  gone(): Promise<void>;
+  /** Kills the container like the kernel's OOM killer would; false if it is not running. */
+  oomKill(container: string): boolean;
+  containerPid(container: string): number | undefined;
+  /** Kubelet shutdown: kill everything and clean up, without API writes. */
+  stop(): Promise<void>;
+}
+
+const nowIso = (): string => new Date().toISOString();
+
+export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
+  let pod = initial;
+  const uid = pod.metadata.uid ?? '';
+  const namespace = pod.metadata.namespace ?? 'default';
+  const name = pod.metadata.name ?? '';
+  const podDir = join(deps.dir, 'kubelet', 'pods', uid);
+  const restartPolicy = pod.spec.restartPolicy ?? 'Always';
+  const startTime = pod.status?.startTime ?? nowIso();
+  const makeRun = (spec: Container, init: boolean): ContainerRun => ({
+    spec, init, restartCount: 0, runs: 0, state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } }, lastState: {},
+    ready: false, started: false, containerID: undefined, pid: undefined, exited: undefined, oomKill: false, timers: new Set(),
+  });
+  const initRuns = (pod.spec.initContainers ?? []).map((c) => makeRun(c, true));
+  const runs = pod.spec.containers.map((c) => makeRun(c, false));
+  if (initRuns.length > 0) for (const run of runs) run.state = { waiting: { reason: 'PodInitializing' } };
+  let podIP = '';
+  let netns: string | undefined;
+  let files: { hosts: string; resolv: string } | undefined;
+  let volumePaths = new Map<string, string>();
+  let initialized = initRuns.length === 0;
+  let initFailed = false;
+  let sandboxReady = false;
+  let terminating = false;
+  let finished = false;
+  let torn = false;
+  const workerTimers = new Set<NodeJS.Timeout>();
+
+  const later = (set: Set<NodeJS.Timeout>, ms: number, fn: () => void): void => {
+    const timer = setTimeout(() => { set.delete(timer); fn(); }, ms);
+    set.add(timer);
+  };
+  const clearAll = (set: Set<NodeJS.Timeout>): void => { for (const t of set) clearTimeout(t); set.clear(); };
+
+  // ---- status -------------------------------------------------------------------------------
+  const statusOf = (run: ContainerRun): ContainerStatus => {
+    const status: ContainerStatus = {
+      name: run.spec.name, image: run.spec.image ?? '', imageID: '', ready: run.ready, started: run.started,
+      restartCount: run.restartCount, state: run.state, lastState: run.lastState,
+    };
+    if (run.containerID !== undefined) { status.containerID = run.containerID; status.imageID = `sandbox://${run.spec.image ?? ''}`; }
+    return status;
+  };
+
+  const currentPhase = (deleting: boolean): NonNullable<NonNullable<Pod['status']>['phase']> => {
+    if (initFailed) return 'Failed';
+    const allStopped = [...runs, ...initRuns].every((r) => r.state.running === undefined);
+    return podPhase(restartPolicy, initialized, runs.map(statusOf), deleting && allStopped);
+  };
+
+  let writing: Promise<void> | undefined;
+  let dirty = false;
+  const snapshot = (live: Pod): NonNullable<Pod['status']> => {
+    const statuses = runs.map(statusOf);
+    const initStatuses = initRuns.map(statusOf);
+    const phase = currentPhase(terminating);
+    const conditions = podConditions({ previous: live.status?.conditions ?? [], sandboxReady, initStatuses, initialized, statuses, phase, nowIso: nowIso() });
+    const status: NonNullable<Pod['status']> = {
+      ...(live.status ?? {}),
+      phase,
+      conditions: mergeForeignConditions(live, conditions),
+      hostIP: deps.network.gatewayIP,
+      hostIPs: [{ ip: deps.network.gatewayIP }],
+      startTime,
+      containerStatuses: statuses,
+    };
+    if (podIP !== '') { status.podIP = podIP; status.podIPs = [{ ip: podIP }]; }
+    if (initRuns.length > 0) status.initContainerStatuses = initStatuses;
+    return status;
+  };
+
+  async function writeOnce(): Promise<void> {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const live = await deps.client.get<Pod>(resources.pods, { namespace, name });
+      if (!live.ok || live.value.metadata.uid !== uid) return;
+      const body = { ...live.value, status: snapshot(live.value) };
+      const written = await deps.client.replace<Pod>(resources.pods, { namespace, name, subresource: 'status' }, body);
+      if (written.ok || written.status === 404) return;
+      if (written.status !== 409) { deps.log(`status of ${namespace}/${name}: ${written.status} ${written.message}`); return; }
+    }
+  }
+
+  function writeStatus(): Promise<void> {
+    if (torn && !terminating) return Promise.resolve();
+    dirty = true;
+    if (writing !== undefined) return writing.then(() => (dirty ? writeStatus() : undefined));
+    dirty = false;
+    writing = writeOnce().finally(() => { writing = undefined; });
+    return writing.then(() => (dirty ? writeStatus() : undefined));
+  }
+
+  // ---- containers ---------------------------------------------------------------------------
+  const podFacts = (): { podIP: string; hostIP: string; nodeName: string } => ({ podIP, hostIP: deps.network.gatewayIP, nodeName: deps.nodeName });
+
+  async function startContainer(run: ContainerRun): Promise<void> {
+    if (terminating) return;
+    const image = run.spec.image ?? '';
+    const program = lookupImage(deps.images, image);
+    if (program === undefined) {
+      run.state = { waiting: { reason: 'ErrImagePull', message: `failed to pull and unpack image "${image}": the sandbox has no program for this image (add it to the kubelet's images map)` } };
+      void writeStatus();
+      later(run.timers, deps.timing.imagePullBackoffMs, () => {
+        run.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` } };
+        void writeStatus();
+      });
+      return;
+    }
+    const resolved = await resolveEnv(pod, run.spec, deps.sources, podFacts());
+    if (terminating) return;
+    if (!resolved.ok) {
+      run.state = { waiting: { reason: 'CreateContainerConfigError', message: resolved.message } };
+      void writeStatus();
+      later(run.timers, deps.timing.configRetryMs, () => void startContainer(run));
+      return;
+    }
+    const env = { ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...(program.env ?? {}), ...resolved.env };
+    let argv = containerArgv(program, run.spec, resolved.env);
+    if (program.rewrite !== undefined) argv = program.rewrite(argv, { podName: name, namespace, podIP, containerName: run.spec.name, env });
+    const runDir = join(podDir, 'containers', run.spec.name, String(run.runs));
+    mkdirSync(runDir, { recursive: true });
+    const messageFile = join(runDir, 'termination-log');
+    writeFileSync(messageFile, '');
+    const mounts: BindMount[] = [];
+    if (files !== undefined) {
+      mounts.push({ source: files.hosts, target: '/etc/hosts', readOnly: false }, { source: files.resolv, target: '/etc/resolv.conf', readOnly: false });
+    }
+    for (const mount of run.spec.volumeMounts ?? []) {
+      const base = volumePaths.get(mount.name);
+      if (base === undefined) continue;
+      const source = mount.subPath !== undefined && mount.subPath !== '' ? join(base, mount.subPath) : base;
+      if (mount.subPath !== undefined && mount.subPath !== '') mkdirSync(source, { recursive: true });
+      mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly === true });
+    }
+    mounts.push({ source: messageFile, target: run.spec.terminationMessagePath ?? '/dev/termination-log', readOnly: false });
+    const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
+    const launched = launchContainer({ argv, env, workingDir: run.spec.workingDir ?? program.workingDir, netns, mounts, logFile, baseDir: podDir }, deps.tools);
+    const startedAt = nowIso();
+    run.runs += 1;
+    run.containerID = `sandbox://${randomBytes(16).toString('hex')}`;
+    if (!launched.ok) {
+      writeFileSync(logFile, `${launched.message}\n`, { flag: 'a' });
+      finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: new Date(0).toISOString(), finishedAt: nowIso(), containerID: run.containerID } });
+      return;
+    }
+    run.pid = launched.pid;
+    run.state = { running: { startedAt } };
+    run.started = true;
+    run.ready = run.spec.readinessProbe === undefined && !run.init;
+    run.exited = launched.exited.then((exit) => {
+      run.pid = undefined;
+      const reason = run.oomKill ? 'OOMKilled' : exit.exitCode === 0 ? 'Completed' : 'Error';
+      const message = terminationMessage({ messageFile, logFile, policy: run.spec.terminationMessagePolicy, exitCode: exit.exitCode });
+      const terminated: NonNullable<ContainerState['terminated']> = { exitCode: run.oomKill ? 137 : exit.exitCode, reason, startedAt, finishedAt: nowIso(), containerID: run.containerID };
+      if (exit.signal !== undefined && !run.oomKill) terminated.signal = exit.signal;
+      if (message !== undefined) terminated.message = message;
+      run.oomKill = false;
+      finishRun(run, { terminated });
+    });
+    if (run.spec.readinessProbe !== undefined && !run.init) scheduleProbe(run, env, true, program.rewriteProbe);
+    void writeStatus();
+  }
+
+  function scheduleProbe(run: ContainerRun, env: Record<string, string>, first: boolean, rewriteProbe: ((command: string[]) => string[]) | undefined): void {
+    const declared = run.spec.readinessProbe;
+    if (declared === undefined || terminating) return;
+    const probe = declared.exec !== undefined && rewriteProbe !== undefined ? { ...declared, exec: { command: rewriteProbe(declared.exec.command) } } : declared;
+    const scale = deps.timing.probeTimeScale;
+    const delay = (first ? (probe.initialDelaySeconds ?? 0) : (probe.periodSeconds ?? 10)) * 1000 * scale;
+    let successes = 0;
+    let failures = 0;
+    const attempt = async (): Promise<void> => {
+      if (run.state.running === undefined || terminating) return;
+      const ok = await runProbe(probe, { podIP, netns, env, container: run.spec, ipTool: deps.tools.ip }, Math.max(50, (probe.timeoutSeconds ?? 1) * 1000 * scale));
+      if (run.state.running === undefined || terminating) return;
+      if (ok) { successes += 1; failures = 0; } else { failures += 1; successes = 0; }
+      const before = run.ready;
+      if (ok && successes >= (probe.successThreshold ?? 1)) run.ready = true;
+      if (!ok && failures >= (probe.failureThreshold ?? 3)) run.ready = false;
+      if (before !== run.ready) void writeStatus();
+      later(run.timers, (probe.periodSeconds ?? 10) * 1000 * scale, () => void attempt());
+    };
+    later(run.timers, delay, () => void attempt());
+  }
+
+  function finishRun(run: ContainerRun, state: ContainerState): void {
+    clearAll(run.timers);
+    run.state = state;
+    run.ready = false;
+    const exitCode = state.terminated?.exitCode ?? 0;
+    if (terminating) { void writeStatus(); return; }
+    const restart = restartPolicy === 'Always' ? !run.init || exitCode !== 0 : restartPolicy === 'OnFailure' ? exitCode !== 0 : false;
+    if (run.init && exitCode === 0) { void writeStatus(); void runInitContainers(); return; }
+    if (run.init && !restart) { initFailed = true; void writeStatus().then(teardownIfFinished); return; }
+    if (!restart) { void writeStatus().then(teardownIfFinished); return; }
+    const delay = Math.min(deps.timing.restartBackoffMaxMs, deps.timing.restartBackoffBaseMs * 2 ** run.restartCount);
+    run.lastState = state;
+    run.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${formatDuration(delay)} restarting failed container=${run.spec.name} pod=${name}_${namespace}(${uid})` } };
+    void writeStatus();
+    later(run.timers, delay, () => {
+      if (terminating) return;
+      run.restartCount += 1;
+      void startContainer(run);
+    });
+  }
+
+  async function runInitContainers(): Promise<void> {
+    const next = initRuns.find((r) => r.state.terminated?.exitCode !== 0);
+    if (next === undefined) {
+      initialized = true;
+      for (const run of runs) run.state = { waiting: { reason: 'ContainerCreating' } };
+      await writeStatus();
+      for (const run of runs) void startContainer(run);
+      return;
+    }
+    if (next.state.running === undefined) await startContainer(next);
+  }
+
+  async function teardownIfFinished(): Promise<void> {
+    const phase = currentPhase(false);
+    if (finished || terminating || (phase !== 'Succeeded' && phase !== 'Failed')) return;
+    // A finished pod keeps its status and logs, but its processes and network go (as the kubelet kills the sandbox).
+    finished = true;
+    sandboxReady = false;
+    await deps.network.detach(uid);
+    void writeStatus();
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+  async function begin(): Promise<void> {
+    try {
+      const address = await deps.network.attach(uid);
+      podIP = address.ip;
+      netns = address.netns;
+    } catch (error) {
+      deps.log(`pod ${namespace}/${name}: ${(error as Error).message}`);
+      later(workerTimers, 1000, () => void begin());
+      return;
+    }
+    if (terminating) return;
+    mkdirSync(podDir, { recursive: true });
+    files = writePodFiles(podDir, pod, podIP, deps.dns);
+    sandboxReady = true;
+    await writeStatus();
+    while (!terminating) {
+      const volumes = await prepareVolumes(pod, podDir, deps.sources, podFacts());
+      if (volumes.ok) { volumePaths = volumes.paths; break; }
+      deps.log(`pod ${namespace}/${name}: ${volumes.message}`);
+      await new Promise<void>((resolve) => later(workerTimers, deps.timing.configRetryMs, resolve));
+    }
+    if (terminating) return;
+    if (initRuns.length > 0) await runInitContainers();
+    else for (const run of runs) void startContainer(run);
+  }
+
+  async function killAll(graceMs: number): Promise<void> {
+    const all = [...initRuns, ...runs];
+    for (const run of all) clearAll(run.timers);
+    clearAll(workerTimers);
+    for (const run of all) {
+      if (run.state.running === undefined && run.state.terminated === undefined) {
+        run.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: new Date(0).toISOString(), finishedAt: nowIso() } };
+      }
+    }
+    const running = all.filter((r) => r.pid !== undefined);
+    for (const run of running) signalGroup(run.pid ?? 0, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
+    const exits = Promise.all(running.map((r) => r.exited));
+    if (graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), graceMs); });
+      const outcome = await Promise.race([exits.then(() => 'exited' as const), expired]);
+      clearTimeout(timer);
+      if (outcome === 'expired') for (const run of running) if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+    }
+    await exits;
+  }
+
+  async function cleanUp(): Promise<void> {
+    torn = true;
+    await deps.network.detach(uid);
+    rmSync(podDir, { recursive: true, force: true });
+  }
+
+  async function terminate(): Promise<void> {
+    terminating = true;
+    const graceSeconds = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+    await killAll(graceSeconds * 1000);
+    sandboxReady = false;
+    await writeStatus();
+    await cleanUp();
+    rmSync(podLogDir(deps.dir, namespace, name), { recursive: true, force: true });
+    const removed = await deps.client.remove(resources.pods, { namespace, name }, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } });
+    if (!removed.ok && removed.status !== 404 && removed.status !== 409) deps.log(`delete ${namespace}/${name}: ${removed.message}`);
+  }
+
+  let terminated: Promise<void> | undefined;
+  void begin();
+
+  return {
+    update(next) {
+      pod = next;
+      if (next.metadata.deletionTimestamp !== undefined && terminated === undefined) terminated = terminate();
+    },
+    async gone() {
+      terminating = true;
+      await killAll(0);
+      await cleanUp();
+      rmSync(podLogDir(deps.dir, namespace, name), { recursive: true, force: true });
+    },
+    oomKill(containerName) {
+      const run = runs.find((r) => r.spec.name === containerName) ?? initRuns.find((r) => r.spec.name === containerName);
+      if (run?.pid === undefined) return false;
+      run.oomKill = true;
+      signalGroup(run.pid, 'SIGKILL');
+      return true;
+    },
+    containerPid: (containerName) => [...runs, ...initRuns].find((r) => r.spec.name === containerName)?.pid,
+    async stop() {
+      terminating = true;
+      await killAll(0);
+      await cleanUp();
+    },
+  };
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const seconds = Math.round(ms / 1000);
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${seconds % 60}s` : `${seconds}s`;
+}

@@ -1,0 +1,62 @@
+// Runs one probe attempt: exec inside the pod's network namespace with the container's env, HTTP
+// GET against the pod IP (2xx/3xx pass), or a TCP connect. Each attempt is bounded by its timeout.
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import type { Container, Probe } from '../kube-client/types.ts';
+
+export interface ProbeTarget {
+  podIP: string;
+  netns: string | undefined;
+  env: Record<string, string>;
+  container: Container;
+  ipTool: string;
+}
+
+function portNumber(port: number | string, container: Container): number | undefined {
+  if (typeof port === 'number') return port;
+  const named = container.ports?.find((p) => p.name === port)?.containerPort;
+  return named ?? (/^\d+$/.test(port) ? Number(port) : undefined);
+}
+
+function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<boolean> {
+  const argv = target.netns !== undefined ? [target.ipTool, 'netns', 'exec', target.netns, ...command] : command;
+  return new Promise((resolve) => {
+    const child = spawn(argv[0] ?? 'false', argv.slice(1), { env: target.env, stdio: 'ignore', detached: true });
+    const timer = setTimeout(() => { try { process.kill(-(child.pid ?? 0), 'SIGKILL'); } catch { /* gone */ } resolve(false); }, timeoutMs);
+    child.on('error', () => { clearTimeout(timer); resolve(false); });
+    child.on('exit', (code) => { clearTimeout(timer); resolve(code === 0); });
+  });
+}
+
+async function httpProbe(probe: NonNullable<Probe['httpGet']>, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
+  const port = portNumber(probe.port, target.container);
+  if (port === undefined) return false;
+  const scheme = (probe.scheme ?? 'HTTP').toLowerCase();
+  const url = `${scheme}://${probe.host ?? target.podIP}:${port}${probe.path ?? '/'}`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await response.body?.cancel();
+    return response.status >= 200 && response.status < 400;
+  } catch {
+    return false;
+  }
+}
+
+function tcpProbe(probe: NonNullable<Probe['tcpSocket']>, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
+  const port = portNumber(probe.port, target.container);
+  if (port === undefined) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const socket = connect({ host: probe.host ?? target.podIP, port });
+    const done = (ok: boolean): void => { socket.destroy(); resolve(ok); };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export function runProbe(probe: Probe, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
+  if (probe.exec !== undefined) return execProbe(probe.exec.command, target, timeoutMs);
+  if (probe.httpGet !== undefined) return httpProbe(probe.httpGet, target, timeoutMs);
+  if (probe.tcpSocket !== undefined) return tcpProbe(probe.tcpSocket, target, timeoutMs);
+  return Promise.resolve(true);
+}

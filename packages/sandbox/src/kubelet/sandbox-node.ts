@@ -1,0 +1,80 @@
+// One sandbox node, composed: pod network (per-pod network namespaces when possible, else
+// loopback addresses), cluster DNS on the network's gateway, the endpoints controller, and the
+// kubelet. The API server's startSandbox calls this; tests and other API servers can too.
+import { createClusterLookup } from '../dns/host-lookup.ts';
+import type { ClusterDns } from '../dns/dns-server.ts';
+import { startClusterDns } from '../dns/dns-server.ts';
+import type { EndpointsController } from '../dns/endpoints-controller.ts';
+import { startEndpointsController } from '../dns/endpoints-controller.ts';
+import type { KubeClient } from '../kube-client/rest-client.ts';
+import { createKubeClient } from '../kube-client/rest-client.ts';
+import type { ImageCatalog } from './image-program.ts';
+import type { Kubelet } from './kubelet.ts';
+import { startKubelet } from './kubelet.ts';
+import type { KubeletTiming } from './kubelet-config.ts';
+import type { NetworkMode, PodNetwork } from './pod-network.ts';
+import { netnsSupported, startLoopbackNetwork, startNetnsNetwork } from './pod-network.ts';
+
+export interface SandboxNodeOptions {
+  /** API server URL (or a ready client). */
+  url?: string;
+  client?: KubeClient;
+  dir: string;
+  images: ImageCatalog;
+  /** 'auto' (default) uses network namespaces when they can be created, else loopback addresses. */
+  network?: NetworkMode | 'auto';
+  /** DNS port on the gateway; 53 (default) is what resolv.conf can name. */
+  dnsPort?: number;
+  clusterDomain?: string;
+  nodeName?: string;
+  timing?: Partial<KubeletTiming>;
+  baseEnv?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+export interface SandboxNode {
+  readonly kubelet: Kubelet;
+  readonly dns: ClusterDns;
+  readonly network: PodNetwork;
+  /** A `lookup` for host-side HTTP clients (node:net / undici) that resolves cluster names. */
+  readonly lookup: ReturnType<typeof createClusterLookup>;
+  stop(): Promise<void>;
+}
+
+export async function startSandboxNode(options: SandboxNodeOptions): Promise<SandboxNode> {
+  const client = options.client ?? createKubeClient({ url: options.url ?? '' });
+  if (options.client === undefined && options.url === undefined) throw new Error('startSandboxNode: pass `url` (the API server URL) or `client`');
+  const mode = options.network ?? 'auto';
+  const useNetns = mode === 'netns' || (mode === 'auto' && await netnsSupported());
+  const network = useNetns ? await startNetnsNetwork() : startLoopbackNetwork();
+  const clusterDomain = options.clusterDomain ?? 'cluster.local';
+  let dns: ClusterDns | undefined;
+  let endpoints: EndpointsController | undefined;
+  try {
+    dns = await startClusterDns({ client, host: network.gatewayIP, port: options.dnsPort ?? 53, clusterDomain });
+    endpoints = startEndpointsController(client, options.log);
+    const kubelet = await startKubelet({
+      client, dir: options.dir, images: options.images, network, clusterDomain,
+      nameserver: dns.host, nodeName: options.nodeName, timing: options.timing, baseEnv: options.baseEnv, log: options.log,
+    });
+    const started = dns;
+    const controller = endpoints;
+    return {
+      kubelet,
+      dns: started,
+      network,
+      lookup: createClusterLookup({ host: started.host, port: started.port, clusterDomain }),
+      async stop() {
+        await kubelet.stop();
+        await controller.stop();
+        await started.stop();
+        await network.stop();
+      },
+    };
+  } catch (error) {
+    await endpoints?.stop();
+    await dns?.stop();
+    await network.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,76 @@
+// Materialises a pod's volumes as real files under the pod's sandbox directory; the container
+// prologue bind-mounts them at their mountPaths. Missing non-optional sources are a typed error
+// (the pod stays ContainerCreating and the kubelet retries, as Kubernetes does after FailedMount).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { KeyToPath, Pod, Volume } from '../kube-client/types.ts';
+import type { ObjectSource, PodFacts } from './env.ts';
+import { decodeSecretData, fieldValue } from './env.ts';
+
+export type VolumesResult = { ok: true; paths: Map<string, string> } | { ok: false; message: string };
+
+export interface VolumeSources extends ObjectSource {
+  /** A token for the pod's service account (TokenRequest if the server has it). */
+  serviceAccountToken(namespace: string, serviceAccount: string, audience: string | undefined, expirationSeconds: number | undefined): Promise<string>;
+}
+
+function writeKeys(dir: string, data: Record<string, string>, items: KeyToPath[] | undefined): void {
+  const entries = items === undefined
+    ? Object.entries(data).map(([key, value]) => [key, value] as const)
+    : items.filter((item) => Object.hasOwn(data, item.key)).map((item) => [item.path, data[item.key] ?? ''] as const);
+  for (const [path, value] of entries) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, value);
+  }
+}
+
+async function materialise(volume: Volume, dir: string, pod: Pod, sources: VolumeSources, facts: PodFacts): Promise<string | undefined> {
+  const namespace = pod.metadata.namespace ?? 'default';
+  mkdirSync(dir, { recursive: true });
+  if (volume.configMap !== undefined) {
+    const cm = await sources.configMap(namespace, volume.configMap.name);
+    if (cm === undefined && volume.configMap.optional !== true) return `configmap "${volume.configMap.name}" not found`;
+    writeKeys(dir, cm?.data ?? {}, volume.configMap.items);
+  } else if (volume.secret !== undefined) {
+    const secret = await sources.secret(namespace, volume.secret.secretName);
+    if (secret === undefined && volume.secret.optional !== true) return `secret "${volume.secret.secretName}" not found`;
+    writeKeys(dir, secret === undefined ? {} : decodeSecretData(secret), volume.secret.items);
+  } else if (volume.downwardAPI !== undefined) {
+    for (const item of volume.downwardAPI.items) {
+      if (item.fieldRef !== undefined) writeKeys(dir, { v: fieldValue(pod, item.fieldRef.fieldPath, facts) ?? '' }, [{ key: 'v', path: item.path }]);
+    }
+  } else if (volume.projected !== undefined) {
+    for (const source of volume.projected.sources) {
+      if (source.serviceAccountToken !== undefined) {
+        const token = await sources.serviceAccountToken(namespace, pod.spec.serviceAccountName ?? 'default', source.serviceAccountToken.audience, source.serviceAccountToken.expirationSeconds);
+        writeKeys(dir, { token }, [{ key: 'token', path: source.serviceAccountToken.path }]);
+      } else if (source.configMap !== undefined) {
+        const cm = await sources.configMap(namespace, source.configMap.name);
+        if (cm === undefined && source.configMap.optional !== true) return `configmap "${source.configMap.name}" not found`;
+        writeKeys(dir, cm?.data ?? {}, source.configMap.items);
+      } else if (source.secret !== undefined) {
+        const secret = await sources.secret(namespace, source.secret.name);
+        if (secret === undefined && source.secret.optional !== true) return `secret "${source.secret.name}" not found`;
+        writeKeys(dir, secret === undefined ? {} : decodeSecretData(secret), source.secret.items);
+      } else if (source.downwardAPI !== undefined) {
+        for (const item of source.downwardAPI.items) {
+          if (item.fieldRef !== undefined) writeKeys(dir, { v: fieldValue(pod, item.fieldRef.fieldPath, facts) ?? '' }, [{ key: 'v', path: item.path }]);
+        }
+      }
+    }
+  }
+  // emptyDir and unsupported kinds (hostPath, PVCs) are an empty directory.
+  return undefined;
+}
+
+export async function prepareVolumes(pod: Pod, podDir: string, sources: VolumeSources, facts: PodFacts): Promise<VolumesResult> {
+  const paths = new Map<string, string>();
+  for (const volume of pod.spec.volumes ?? []) {
+    const dir = join(podDir, 'volumes', volume.name);
+    const problem = await materialise(volume, dir, pod, sources, facts);
+    if (problem !== undefined) return { ok: false, message: `MountVolume.SetUp failed for volume "${volume.name}" : ${problem}` };
+    paths.set(volume.name, dir);
+  }
+  return { ok: true, paths };
+}
