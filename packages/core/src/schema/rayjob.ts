@@ -61,12 +61,16 @@ export const DeletionPolicyTypeSchema = z.enum(DELETION_POLICY_TYPES);
 export type DeletionPolicyType = z.infer<typeof DeletionPolicyTypeSchema>;
 
 // Deletion strategy (§1.4): the CEL rules and messages are KubeRay's, so kubectl users see the same errors.
+//
+// Constraints the API server enforces (minimum, minItems, CEL) are declared in .meta() for the CRD only: zod
+// stays lenient so that an object which slipped past them (created before the CRD had the rule, or with a
+// KubeRay CRD) still parses, and controller validation reports it with KubeRay's message.
 
 export const DeletionConditionSchema = z
   .looseObject({
     jobStatus: z.enum(['SUCCEEDED', 'FAILED']).optional(),
     jobDeploymentStatus: z.enum(['Failed']).optional(),
-    ttlSeconds: int32().min(0).default(0),
+    ttlSeconds: int32().meta({ minimum: 0 }).default(0),
   })
   .meta({
     'x-kubernetes-validations': [
@@ -96,7 +100,7 @@ export const DeletionStrategySchema = z
   .looseObject({
     onSuccess: DeletionPolicySchema.optional(),
     onFailure: DeletionPolicySchema.optional(),
-    deletionRules: z.array(DeletionRuleSchema).min(1).meta({ 'x-kubernetes-list-type': 'atomic' }).optional(),
+    deletionRules: z.array(DeletionRuleSchema).meta({ minItems: 1, 'x-kubernetes-list-type': 'atomic' }).optional(),
   })
   .meta({
     'x-kubernetes-validations': [
@@ -138,7 +142,7 @@ export const RayJobSpecSchema = z.looseObject({
   entrypointNumCpus: z.number().optional(),
   entrypointNumGpus: z.number().optional(),
   ttlSecondsAfterFinished: int32().default(0),
-  preRunningDeadlineSeconds: int32().min(1).optional(),
+  preRunningDeadlineSeconds: int32().meta({ minimum: 1 }).optional(),
   shutdownAfterJobFinishes: z.boolean().optional(),
   suspend: z.boolean().optional(),
 });

@@ -8,3 +8,4 @@ export * from './deletion-strategy.ts';
 export * from './raycluster-spec.ts';
 export * from './raycluster-options.ts';
 export * from './rayjob.ts';
+export * from './parse.ts';
