@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { emulator } from './support/emulator.ts';
+import { getJson, raw, submit, tail } from './support/raw-http.ts';
+import { waitFor } from './support/wait-for.ts';
+
+const status = async (url: string, id: string) => (await getJson(url, `/api/jobs/${id}`)).json?.status;
+const untilStatus = (url: string, id: string, s: string) =>
+  waitFor(async () => (await status(url, id)) === s, { what: `${id} ${s}` });
+const headNode = async (url: string) => {
+  const { json } = await getJson(url, '/nodes?view=summary');
+  return (json as { data: { summary: Array<{ raylet: { nodeId: string; state: string; isHeadNode: boolean } }> } }).data.summary.find(
+    (n) => n.raylet.isHeadNode,
+  )?.raylet;
+};
+const longJob = 'echo started; while true; do sleep 0.05; done';
+
+describe('faults', () => {
+  it('restartJobHead: tails close 1000, JobHead routes answer 500 for a while, jobs keep running', async () => {
+    const e = await emulator();
+    await submit(e.url, { entrypoint: longJob, submission_id: 'j1' });
+    await untilStatus(e.url, 'j1', 'RUNNING');
+    const t = tail(e.ws, 'j1');
+    await waitFor(() => t.frames.join('').includes('started'), { what: 'first frame' });
+    await e.faults.restartJobHead({ downForMs: 300 });
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1000 });
+    for (const path of ['/api/jobs/j1', '/api/version', '/api/jobs/']) {
+      expect(await raw(e.url, 'GET', path)).toMatchObject({ status: 500, body: '500 Internal Server Error\n\nServer got itself in trouble' });
+    }
+    expect(await tail(e.ws, 'j1').ended).toMatchObject({ kind: 'refused', status: 500 });
+    expect((await raw(e.url, 'GET', '/nodes?view=summary')).status).toBe(200);
+    expect((await raw(e.url, 'GET', '/api/gcs_healthz')).status).toBe(200);
+    await waitFor(async () => (await raw(e.url, 'GET', '/api/jobs/j1')).status === 200, { what: 'JobHead back' });
+    expect(await status(e.url, 'j1')).toBe('RUNNING');
+  });
+
+  it('killAgent: driver killed, job frozen RUNNING, mutations 500, head node DEAD after the delay', async () => {
+    const e = await emulator({ timing: { nodeDeathDelayMs: 200 } });
+    await submit(e.url, { entrypoint: longJob, submission_id: 'k1' });
+    await untilStatus(e.url, 'k1', 'RUNNING');
+    const pid = e.jobs()[0]?.pid as number;
+    const t = tail(e.ws, 'k1');
+    await waitFor(() => t.frames.length > 0, { what: 'first frame' });
+    const killedAt = Date.now();
+    await e.faults.killAgent();
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1000 });
+    await waitFor(() => !alive(pid), { what: 'the driver to die' });
+    expect((await headNode(e.url))?.state).toBe('ALIVE');
+    await waitFor(async () => (await headNode(e.url))?.state === 'DEAD', { what: 'head DEAD' });
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(150);
+    expect(await status(e.url, 'k1')).toBe('RUNNING');
+    for (const [method, path] of [['POST', '/api/jobs/k1/stop'], ['DELETE', '/api/jobs/k1'], ['GET', '/api/jobs/k1/logs']] as const) {
+      const answer = await raw(e.url, method, path);
+      expect(answer.status).toBe(500);
+      expect(answer.body).toContain('ClientConnectorError: Cannot connect to host 127.0.0.1:52365');
+    }
+    const sub = await submit(e.url, { entrypoint: 'true' });
+    expect(sub.status).toBe(500);
+    expect((await raw(e.url, 'GET', '/api/gcs_healthz')).status).toBe(200);
+  });
+
+  it('stopDashboard: connection refused and tails cut without a close frame; startDashboard: same port, jobs went on', async () => {
+    const e = await emulator();
+    await submit(e.url, { entrypoint: 'echo a; sleep 0.3; echo b', submission_id: 'd1' });
+    await untilStatus(e.url, 'd1', 'RUNNING');
+    const t = tail(e.ws, 'd1');
+    await waitFor(() => t.frames.length > 0, { what: 'first frame' });
+    await e.faults.stopDashboard();
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1006 });
+    await expect(raw(e.url, 'GET', '/api/version')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await waitFor(() => e.jobs()[0]?.status === 'SUCCEEDED', { what: 'the job to finish while the dashboard is down' });
+    await e.faults.startDashboard();
+    expect(await status(e.url, 'd1')).toBe('SUCCEEDED');
+  });
+
+  it('loseHead: every job forgotten, processes killed, a new head node id', async () => {
+    const e = await emulator();
+    await submit(e.url, { entrypoint: longJob, submission_id: 'h1' });
+    await untilStatus(e.url, 'h1', 'RUNNING');
+    const pid = e.jobs()[0]?.pid as number;
+    const before = await headNode(e.url);
+    const t = tail(e.ws, 'h1');
+    await waitFor(() => t.frames.length > 0, { what: 'first frame' });
+    await e.faults.loseHead();
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1006 });
+    expect((await raw(e.url, 'GET', '/api/jobs/h1')).status).toBe(404);
+    expect(e.jobs()).toEqual([]);
+    await waitFor(() => !alive(pid), { what: 'the driver to die' });
+    const after = await headNode(e.url);
+    expect(after?.nodeId).not.toBe(before?.nodeId);
+    expect(after?.state).toBe('ALIVE');
+  });
+
+  it('dropLastLogChunk: the tail misses the final chunk that GET logs has (ray#46413)', async () => {
+    const e = await emulator({ timing: { logPollMs: 30 } });
+    e.faults.dropLastLogChunk(true);
+    await submit(e.url, { entrypoint: 'echo one; sleep 0.2; echo last$((1))words', submission_id: 'c1' });
+    const t = tail(e.ws, 'c1');
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1000 });
+    const logs = JSON.parse((await raw(e.url, 'GET', '/api/jobs/c1/logs')).body).logs as string;
+    expect(logs).toContain('last1words\n');
+    expect(t.frames.join('')).toContain('one\n');
+    expect(t.frames.join('')).not.toContain('last1words');
+    e.faults.dropLastLogChunk(false);
+    const full = tail(e.ws, 'c1');
+    await full.ended;
+    expect(full.frames.join('')).toBe(logs);
+  });
+
+  it('slowAnswers delays every answer, 0 turns it off', async () => {
+    const e = await emulator();
+    e.faults.slowAnswers(300);
+    let started = Date.now();
+    await raw(e.url, 'GET', '/api/version');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    e.faults.slowAnswers(0);
+    started = Date.now();
+    await raw(e.url, 'GET', '/api/version');
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it('fail5xx answers the next N requests with the status, then recovers', async () => {
+    const e = await emulator();
+    e.faults.fail5xx(2, 503);
+    expect((await raw(e.url, 'GET', '/api/version')).status).toBe(503);
+    expect((await raw(e.url, 'GET', '/nodes?view=summary')).status).toBe(503);
+    expect((await raw(e.url, 'GET', '/api/version')).status).toBe(200);
+    e.faults.fail5xx(1);
+    expect(await raw(e.url, 'GET', '/api/jobs/')).toMatchObject({ status: 500, body: '500 Internal Server Error\n\nServer got itself in trouble' });
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
