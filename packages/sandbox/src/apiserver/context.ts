@@ -1,0 +1,16 @@
+// Shared state of one API server: the store, the resource registry and server-wide settings.
+// Handlers, the garbage collector and the CRD installer all work through this.
+import type { OwnerIndex } from '../store/owner-index.ts';
+import type { Store } from '../store/store.ts';
+import type { Registry } from './resource-types.ts';
+
+export interface ApiContext {
+  store: Store;
+  registry: Registry;
+  owners: OwnerIndex;
+  now(): number;
+  /** When true (a kubelet runs), deleting a scheduled, running pod is graceful; otherwise immediate. */
+  podGracefulDeletion: boolean;
+  /** Directory holding pod logs (see pod-log.ts for the layout). */
+  dir: string;
+}

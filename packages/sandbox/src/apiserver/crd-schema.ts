@@ -1,0 +1,187 @@
+// Structural-schema behaviour of a CRD's openAPIV3Schema: pruning of unknown fields, defaulting, and
+// validation (types, enum, bounds, lengths, pattern, required, item counts), with kube-apiserver's wording.
+import type { KubeObject } from '../store/types.ts';
+import { invalidValue, requiredValue, tooMany, unsupportedValue } from './field-errors.ts';
+import type { StatusCause } from './status.ts';
+
+export interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  required?: string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  nullable?: boolean;
+  default?: unknown;
+  format?: string;
+  anyOf?: Schema[];
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-validations'?: Array<{ rule: string; message?: string; messageExpression?: string; reason?: string; fieldPath?: string; optionalOldSelf?: boolean }>;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  [key: string]: unknown;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Path rendering used in messages: `spec.items[0].name`, map keys as `spec.labels[key]`. */
+export const joinField = (base: string, key: string): string => (base === '' ? key : `${base}.${key}`);
+export const joinIndex = (base: string, index: number | string): string => `${base}[${index}]`;
+
+const metaKeys = new Set(['apiVersion', 'kind', 'metadata']);
+
+/** Remove fields the schema does not declare (unless x-kubernetes-preserve-unknown-fields). */
+export function pruneUnknown(value: unknown, schema: Schema | undefined, root = false): void {
+  if (!schema) return;
+  if (Array.isArray(value)) {
+    for (const item of value) pruneUnknown(item, schema.items);
+    return;
+  }
+  if (!isObj(value)) return;
+  const keepMeta = root || schema['x-kubernetes-embedded-resource'] === true;
+  if (schema.properties) {
+    for (const key of Object.keys(value)) {
+      if (keepMeta && metaKeys.has(key)) continue;
+      const sub = schema.properties[key];
+      if (sub) pruneUnknown(value[key], sub);
+      else if (!schema['x-kubernetes-preserve-unknown-fields'] && !isObj(schema.additionalProperties)) delete value[key];
+    }
+    return;
+  }
+  if (isObj(schema.additionalProperties)) {
+    for (const key of Object.keys(value)) pruneUnknown(value[key], schema.additionalProperties as Schema);
+    return;
+  }
+  if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.type === 'object' && schema.additionalProperties !== true) {
+    for (const key of Object.keys(value)) if (!(keepMeta && metaKeys.has(key))) delete value[key];
+  }
+}
+
+/** Fill `default`s for absent properties of objects that exist, recursively. */
+export function applySchemaDefaults(value: unknown, schema: Schema | undefined): void {
+  if (!schema) return;
+  if (Array.isArray(value)) {
+    for (const item of value) applySchemaDefaults(item, schema.items);
+    return;
+  }
+  if (!isObj(value)) return;
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
+    if (value[key] === undefined && sub.default !== undefined) value[key] = structuredClone(sub.default);
+    if (value[key] !== undefined) applySchemaDefaults(value[key], sub);
+  }
+  if (isObj(schema.additionalProperties)) {
+    for (const v of Object.values(value)) applySchemaDefaults(v, schema.additionalProperties as Schema);
+  }
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function typeMatches(v: unknown, schema: Schema): boolean {
+  if (schema['x-kubernetes-int-or-string']) return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+  switch (schema.type) {
+    case undefined:
+      return true;
+    case 'object':
+      return isObj(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number';
+    case 'boolean':
+      return typeof v === 'boolean';
+    default:
+      return true;
+  }
+}
+
+export function validateValue(v: unknown, schema: Schema, path: string, out: StatusCause[]): void {
+  if (v === null) {
+    if (!schema.nullable && schema.type !== undefined && !schema['x-kubernetes-preserve-unknown-fields']) {
+      out.push(invalidValue(path, 'null', `${path} in body must be of type ${schema.type}: "null"`));
+    }
+    return;
+  }
+  if (!typeMatches(v, schema)) {
+    const expected = schema['x-kubernetes-int-or-string'] ? 'integer,string' : schema.type;
+    out.push(invalidValue(path, typeName(v), `${path} in body must be of type ${String(expected)}: "${typeName(v)}"`));
+    return;
+  }
+  if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) out.push(unsupportedValue(path, v, schema.enum));
+  if (typeof v === 'number') {
+    if (schema.minimum !== undefined && (schema.exclusiveMinimum ? v <= schema.minimum : v < schema.minimum)) {
+      out.push(invalidValue(path, v, `${path} in body should be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${schema.minimum}`));
+    }
+    if (schema.maximum !== undefined && (schema.exclusiveMaximum ? v >= schema.maximum : v > schema.maximum)) {
+      out.push(invalidValue(path, v, `${path} in body should be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${schema.maximum}`));
+    }
+  }
+  if (typeof v === 'string') {
+    if (schema.minLength !== undefined && [...v].length < schema.minLength) out.push(invalidValue(path, v, `${path} in body should be at least ${schema.minLength} chars long`));
+    if (schema.maxLength !== undefined && [...v].length > schema.maxLength) out.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${schema.maxLength} bytes`, field: path });
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(v)) out.push(invalidValue(path, v, `${path} in body should match '${schema.pattern}'`));
+  }
+  if (Array.isArray(v)) {
+    if (schema.minItems !== undefined && v.length < schema.minItems) out.push(invalidValue(path, v.length, `${path} in body should have at least ${schema.minItems} items`));
+    if (schema.maxItems !== undefined && v.length > schema.maxItems) out.push(tooMany(path, v.length, schema.maxItems));
+    if (schema.items) v.forEach((item, i) => validateValue(item, schema.items as Schema, joinIndex(path, i), out));
+  }
+  if (isObj(v)) {
+    const props = schema.properties ?? {};
+    for (const req of schema.required ?? []) if (v[req] === undefined) out.push(requiredValue(joinField(path, req)));
+    for (const [key, val] of Object.entries(v)) {
+      const sub = props[key];
+      if (sub) validateValue(val, sub, joinField(path, key), out);
+      else if (isObj(schema.additionalProperties)) validateValue(val, schema.additionalProperties as Schema, joinIndex(path, key), out);
+    }
+    const n = Object.keys(v).length;
+    if (schema.minProperties !== undefined && n < schema.minProperties) out.push(invalidValue(path, n, `${path} in body should have at least ${schema.minProperties} properties`));
+    if (schema.maxProperties !== undefined && n > schema.maxProperties) out.push(tooMany(path, n, schema.maxProperties));
+  }
+  for (const sub of schema.allOf ?? []) validateValue(v, sub, path, out);
+  if (schema.anyOf && schema.anyOf.length > 0) {
+    const ok = schema.anyOf.some((sub) => {
+      const errs: StatusCause[] = [];
+      validateValue(v, sub, path, errs);
+      return errs.length === 0;
+    });
+    if (!ok) out.push(invalidValue(path, v, `${path} in body must be valid against one of anyOf`));
+  }
+}
+
+/** Validate an object against its CRD schema (metadata is checked by the generic path, not here). */
+export function validateSchema(obj: KubeObject, schema: Schema): StatusCause[] {
+  const out: StatusCause[] = [];
+  const props = schema.properties ?? {};
+  for (const req of schema.required ?? []) if ((obj as Obj)[req] === undefined) out.push(requiredValue(req));
+  for (const [key, val] of Object.entries(obj)) {
+    if (metaKeys.has(key)) continue;
+    const sub = props[key];
+    if (sub) validateValue(val, sub, key, out);
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+// HTTP verbs on a resource path: get, list, watch, create, replace, patch, delete, deletecollection,
+// and the status subresource. Other subresources (log, binding, eviction, proxy) are in their own modules.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseFieldSelector, parseLabelSelector, type Predicate } from '../store/selectors.ts';
+import type { KubeObject } from '../store/types.ts';
+import type { ApiContext } from './context.ts';
+import { queryFlag, readJsonBody, sendJson } from './http-io.ts';
+import { createObject, deleteObject, present, replaceObject, type DeleteOptions, type Propagation } from './objects.ts';
+import { applyPatch } from './patch.ts';
+import { gvKey, type ResourceType } from './resource-types.ts';
+import type { ApiPath } from './routes.ts';
+import { badRequest, methodNotAllowed, notFound } from './status.ts';
+import { outputFormOf, toPartial, toPartialList, toTable } from './table.ts';
+import { serveWatch, type WatchRegistry } from './watch.ts';
+
+export interface RequestParts {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  path: ApiPath;
+  rt: ResourceType;
+}
+
+function selectors(query: URLSearchParams): { labels: Predicate; fields: Predicate } {
+  const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
+  if (!labels.ok) throw badRequest(labels.message);
+  const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+  if (!fields.ok) throw badRequest(fields.message);
+  return { labels: labels.match, fields: fields.match };
+}
+
+function respondObject(ctx: ApiContext, p: RequestParts, code: number, obj: KubeObject): void {
+  const form = outputFormOf(p.req.headers.accept);
+  if (form === 'table') {
+    sendJson(p.res, code, toTable(p.rt, [obj], obj.metadata.resourceVersion ?? '', p.query.get('includeObject') ?? undefined, ctx.now()));
+  } else if (form === 'metadata') sendJson(p.res, code, toPartial(obj));
+  else sendJson(p.res, code, obj);
+}
+
+export function handleList(ctx: ApiContext, watches: WatchRegistry, p: RequestParts): void {
+  const { labels, fields } = selectors(p.query);
+  const watch = p.path.legacyWatch || queryFlag(p.query, 'watch');
+  if (watch) {
+    const timeout = p.query.get('timeoutSeconds');
+    serveWatch(ctx, watches, p.req, p.res, {
+      rt: p.rt,
+      ...(p.path.namespace !== undefined && { namespace: p.path.namespace }),
+      ...(p.path.name !== undefined && { name: p.path.name }),
+      labels,
+      fields,
+      ...(p.query.get('resourceVersion') !== null && { resourceVersion: p.query.get('resourceVersion') as string }),
+      bookmarks: queryFlag(p.query, 'allowWatchBookmarks'),
+      ...(timeout !== null && { timeoutSeconds: Number(timeout) }),
+      form: outputFormOf(p.req.headers.accept),
+      ...(p.query.get('includeObject') !== null && { includeObject: p.query.get('includeObject') as string }),
+    });
+    return;
+  }
+  const rv = String(ctx.store.currentRv());
+  const items = ctx.store
+    .list(p.rt.bucket, p.path.namespace)
+    .filter((o) => labels(o) && fields(o))
+    .map((o) => present(p.rt, o))
+    .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`));
+  const form = outputFormOf(p.req.headers.accept);
+  if (form === 'table') {
+    sendJson(p.res, 200, toTable(p.rt, items, rv, p.query.get('includeObject') ?? undefined, ctx.now()));
+    return;
+  }
+  if (form === 'metadata') {
+    sendJson(p.res, 200, toPartialList(items, rv));
+    return;
+  }
+  sendJson(p.res, 200, { kind: p.rt.listKind, apiVersion: gvKey(p.rt.group, p.rt.version), metadata: { resourceVersion: rv }, items });
+}
+
+function getOrThrow(ctx: ApiContext, p: RequestParts): KubeObject {
+  const name = p.path.name ?? '';
+  const stored = ctx.store.get(p.rt.bucket, p.path.namespace ?? '', name);
+  if (!stored) throw notFound(p.rt.plural, p.rt.group, name);
+  return present(p.rt, stored);
+}
+
+export function handleGet(ctx: ApiContext, p: RequestParts): void {
+  respondObject(ctx, p, 200, getOrThrow(ctx, p));
+}
+
+const dryRunOf = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
+
+export async function handleCreate(ctx: ApiContext, p: RequestParts): Promise<void> {
+  const body = await readJsonBody(p.req);
+  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query));
+  respondObject(ctx, p, 201, created);
+}
+
+function subresourceOf(p: RequestParts): 'status' | undefined {
+  if (p.path.subresource === undefined) return undefined;
+  if (p.path.subresource === 'status' && p.rt.subresources.includes('status')) return 'status';
+  throw notFound(p.rt.plural, p.rt.group, p.path.name ?? '');
+}
+
+export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<void> {
+  const body = await readJsonBody(p.req);
+  const sub = subresourceOf(p);
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query) });
+  respondObject(ctx, p, 200, out.object);
+}
+
+export async function handlePatch(ctx: ApiContext, p: RequestParts): Promise<void> {
+  const patch = await readJsonBody(p.req);
+  const sub = subresourceOf(p);
+  const current = getOrThrow(ctx, p);
+  const patched = applyPatch(p.rt, current, p.req.headers['content-type'] ?? '', patch) as KubeObject;
+  if (patched !== null && typeof patched === 'object' && patched.metadata && patched.metadata.resourceVersion === undefined) {
+    patched.metadata.resourceVersion = current.metadata.resourceVersion;
+  }
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true });
+  respondObject(ctx, p, 200, out.object);
+}
+
+const propagations = new Set(['Background', 'Foreground', 'Orphan']);
+
+async function deleteOptionsOf(p: RequestParts): Promise<DeleteOptions> {
+  const body = ((await readJsonBody(p.req)) ?? {}) as Record<string, unknown>;
+  const q = p.query;
+  const policy = (body.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
+  if (policy !== undefined && !propagations.has(policy)) {
+    throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+  }
+  const orphan = (body.orphanDependents as boolean | undefined) ?? (q.get('orphanDependents') === null ? undefined : queryFlag(q, 'orphanDependents'));
+  const graceRaw = (body.gracePeriodSeconds as number | undefined) ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
+  const dryRun = Array.isArray(body.dryRun) ? (body.dryRun as string[]).includes('All') : dryRunOf(q);
+  const resolved: Propagation | undefined = (policy as Propagation | undefined) ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background');
+  return {
+    ...(resolved && { propagationPolicy: resolved }),
+    ...(graceRaw !== undefined && Number.isFinite(graceRaw) && { gracePeriodSeconds: graceRaw }),
+    ...(body.preconditions !== undefined && { preconditions: body.preconditions as DeleteOptions['preconditions'] }),
+    dryRun,
+  };
+}
+
+export async function handleDelete(ctx: ApiContext, p: RequestParts): Promise<void> {
+  if (p.path.subresource !== undefined) throw methodNotAllowed(`DELETE is not supported on ${p.rt.plural}/${p.path.subresource}`);
+  const options = await deleteOptionsOf(p);
+  const out = deleteObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', options);
+  sendJson(p.res, out.code, out.body);
+}
+
+export async function handleDeleteCollection(ctx: ApiContext, p: RequestParts): Promise<void> {
+  const options = await deleteOptionsOf(p);
+  const { labels, fields } = selectors(p.query);
+  const targets = ctx.store.list(p.rt.bucket, p.path.namespace).filter((o) => labels(o) && fields(o));
+  const items: KubeObject[] = [];
+  for (const t of targets) {
+    const out = deleteObject(ctx, p.rt, t.metadata.namespace ?? '', t.metadata.name ?? '', options);
+    if ('metadata' in out.body && (out.body as KubeObject).metadata?.name) items.push(out.body as KubeObject);
+  }
+  sendJson(p.res, 200, { kind: p.rt.listKind, apiVersion: gvKey(p.rt.group, p.rt.version), metadata: { resourceVersion: String(ctx.store.currentRv()) }, items });
+}

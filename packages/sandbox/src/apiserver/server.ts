@@ -1,0 +1,135 @@
+// startApiServer: an in-memory Kubernetes API server on 127.0.0.1 speaking the real REST + watch protocol,
+// with the control-plane loops that belong to it (garbage collector, namespace cleanup, CRD establishing).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGarbageCollector } from '../gc/collector.ts';
+import { startNamespaceController } from '../gc/namespaces.ts';
+import { createOwnerIndex } from '../store/owner-index.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { registerBuiltins } from './builtins.ts';
+import type { ApiContext } from './context.ts';
+import { installCrdDocuments, startCrdController } from './crd-controller.ts';
+import { createDispatcher } from './dispatch.ts';
+import { writeKubeconfig } from './kubeconfig.ts';
+import { createObject } from './objects.ts';
+import { createRegistry, type Registry } from './resource-types.ts';
+import type { StatusBody } from './status.ts';
+import type { WatchRegistry } from './watch.ts';
+
+export interface ApiServerOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** State folder (kubeconfig, pod logs). Default: a fresh temp folder, removed on stop. */
+  dir?: string;
+  /** Clock for timestamps (tests inject one). */
+  now?: () => number;
+  /** How many changes a watch can resume across before getting 410 Gone. */
+  historySize?: number;
+  bookmarkIntervalMs?: number;
+  /** Graceful pod deletion (set when a kubelet runs; without one, pods are deleted at once). */
+  podGracefulDeletion?: boolean;
+  /** CRD YAML texts or file paths to install before returning. */
+  crds?: string[];
+}
+
+export interface ApiServer {
+  url: string;
+  host: string;
+  port: number;
+  kubeconfigPath: string;
+  dir: string;
+  /** Introspection for tests and the other sandbox components (kubelet, job controller use HTTP). */
+  context: ApiContext;
+  store: Store;
+  registry: Registry;
+  /** Open watch streams right now. */
+  watchCount(): number;
+  /** End every open watch with an ERROR event (410 Expired unless given), as a compacting server would. */
+  expireWatches(status?: StatusBody): void;
+  /** Forget watch history so any resume needs a relist (410 Gone). */
+  compactHistory(): void;
+  setPodGracefulDeletion(enabled: boolean): void;
+  stop(): Promise<void>;
+}
+
+const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const ownsDir = options.dir === undefined;
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
+  const store = createStore({ ...(options.historySize !== undefined && { historySize: options.historySize }) });
+  const registry = createRegistry();
+  registerBuiltins(registry);
+  const ctx: ApiContext = {
+    store,
+    registry,
+    owners: createOwnerIndex(store),
+    now: options.now ?? Date.now,
+    podGracefulDeletion: options.podGracefulDeletion ?? false,
+    dir,
+  };
+  const stopCrds = startCrdController(ctx);
+  const gc = startGarbageCollector(ctx);
+  const nsController = startNamespaceController(ctx);
+  for (const ns of bootstrapNamespaces) createObject(ctx, registry.lookup('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
+  if (options.crds && options.crds.length > 0) await installCrdDocuments(ctx, options.crds);
+
+  const watches: WatchRegistry = { active: new Set(), bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000, maxBufferedBytes: 64 * 1024 * 1024 };
+  let address = '';
+  const server: Server = createServer(createDispatcher(ctx, watches, () => address));
+  server.keepAliveTimeout = 30_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  address = `${host}:${port}`;
+  const url = `http://${address}`;
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  await writeKubeconfig(kubeconfigPath, url);
+
+  let stopped = false;
+  return {
+    url,
+    host,
+    port,
+    kubeconfigPath,
+    dir,
+    context: ctx,
+    store,
+    registry,
+    watchCount: () => watches.active.size,
+    expireWatches: (status) => {
+      for (const w of [...watches.active]) w.expire(status);
+    },
+    compactHistory: () => store.compact(),
+    setPodGracefulDeletion: (enabled) => {
+      ctx.podGracefulDeletion = enabled;
+    },
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const w of [...watches.active]) w.close();
+      gc.stop();
+      nsController.stop();
+      stopCrds();
+      ctx.owners.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      if (ownsDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
