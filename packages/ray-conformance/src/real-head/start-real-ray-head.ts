@@ -1,0 +1,133 @@
+/**
+ * Starts a real single-node Ray head for tests, the way KubeRay's head container does
+ * (`ray start --head --block`), bound to loopback only, and stops it leaving nothing behind.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pollUntil, sleep } from '../probe/deadline.ts';
+import { httpRequest } from '../probe/http.ts';
+import { freePort } from './free-port.ts';
+import { realHeadFaults, type RealHeadFaults } from './faults.ts';
+import { HEAD_MARKER_ENV, listHeadProcesses, signalProcess, type HeadIdentity, type HeadProcess } from './process-table.ts';
+import { rayVenvPath } from './provision.ts';
+
+export type RealRayHeadOptions = {
+  venv?: string;
+  numCpus?: number;
+  /** Enables Ray's token auth (`RAY_AUTH_MODE=token`) with this token. */
+  authToken?: string;
+  /** Extra environment for every Ray process (e.g. RAY_JOB_START_TIMEOUT_SECONDS). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+};
+
+export type RealRayHead = {
+  /** Dashboard base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** The head DashboardAgent's HTTP base URL. */
+  agentUrl: string;
+  marker: string;
+  tempDir: string;
+  /** Milliseconds from spawn until the dashboard, GCS and agent all answered. */
+  startupMs: number;
+  pids(): Promise<HeadProcess[]>;
+  rssMb(): Promise<number>;
+  faults: RealHeadFaults;
+  /** Whether the `ray start --block` process is still running. */
+  blockProcessAlive(): boolean;
+  logTail(chars?: number): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export async function startRealRayHead(options: RealRayHeadOptions = {}): Promise<RealRayHead> {
+  const venv = options.venv ?? rayVenvPath();
+  // Short root: Ray's unix socket paths live under it and must stay under 107 bytes.
+  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'rayjob-head-'));
+  const marker = `${path.basename(tempDir)}-${randomBytes(3).toString('hex')}`;
+  const [dashboardPort, gcsPort, clientPort, agentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${dashboardPort}`;
+  const agentUrl = `http://127.0.0.1:${agentPort}`;
+
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const name of ['RAY_ADDRESS', 'RAY_API_SERVER_ADDRESS', 'RAY_AUTH_MODE', 'RAY_AUTH_TOKEN', 'RAY_AUTH_TOKEN_PATH']) delete env[name];
+  Object.assign(env, {
+    [HEAD_MARKER_ENV]: marker,
+    RAY_USAGE_STATS_ENABLED: '0',
+    // Without this Ray replaces 127.0.0.1 by the machine's outward address (see FINDINGS.md).
+    RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER: '0',
+    ...(options.authToken ? { RAY_AUTH_MODE: 'token', RAY_AUTH_TOKEN: options.authToken } : {}),
+  });
+  const args = [
+    'start', '--head', '--block', '--disable-usage-stats',
+    '--node-ip-address=127.0.0.1', '--dashboard-host=127.0.0.1', '--include-dashboard=true',
+    `--dashboard-port=${dashboardPort}`, `--port=${gcsPort}`, `--ray-client-server-port=${clientPort}`,
+    `--dashboard-agent-listen-port=${agentPort}`, `--num-cpus=${options.numCpus ?? 2}`, `--temp-dir=${tempDir}/t`,
+  ];
+
+  const logPath = path.join(tempDir, 'ray-start.log');
+  const log = createWriteStream(logPath);
+  await new Promise((resolve) => log.on('open', resolve));
+  const started = Date.now();
+  const child = spawn(path.join(venv, 'bin', 'ray'), args, { env, detached: true, stdio: ['ignore', log, log], cwd: tempDir });
+  if (child.pid === undefined) throw new Error(`cannot run ${path.join(venv, 'bin', 'ray')}: is the venv provisioned?`);
+  // detached: the child leads a new session, whose id is its pid.
+  const identity: HeadIdentity = { marker, sessionId: child.pid };
+  let exited: { code: number | null; signal: string | null } | undefined;
+  child.on('exit', (code, signal) => (exited = { code, signal }));
+  const childExited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+
+  const logTail = async (chars = 3000): Promise<string> => (await readFile(logPath, 'utf8').catch(() => '')).slice(-chars);
+
+  const stop = async (): Promise<void> => {
+    // SIGKILL everything carrying the marker until nothing does; a crash-stop is fine for
+    // a throw-away test head and cannot hang on Ray's own shutdown.
+    await pollUntil(
+      async () => {
+        const left = await listHeadProcesses(identity);
+        for (const p of left) signalProcess(p.pid, 'SIGKILL');
+        return left.length === 0 ? true : undefined;
+      },
+      { what: `head ${marker} processes to exit`, timeoutMs: 20_000, intervalMs: 200 },
+    );
+    if (!exited) await Promise.race([childExited, sleep(5_000)]);
+    log.end();
+    await rm(tempDir, { recursive: true, force: true });
+  };
+
+  const authHeaders: Record<string, string> = options.authToken ? { authorization: `Bearer ${options.authToken}` } : {};
+  const answers200 = async (target: string, headers: Record<string, string> = {}): Promise<true | undefined> => {
+    if (exited) throw new Error(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
+    const res = await httpRequest(target, { headers, timeoutMs: 3_000 });
+    return res.kind === 'response' && res.status === 200 ? true : undefined;
+  };
+  try {
+    const timeoutMs = options.startTimeoutMs ?? 90_000;
+    await pollUntil(() => answers200(`${url}/api/gcs_healthz`), { what: 'the dashboard /api/gcs_healthz', timeoutMs, intervalMs: 250 });
+    await pollUntil(() => answers200(`${url}/api/version`, authHeaders), { what: 'the dashboard /api/version', timeoutMs, intervalMs: 250 });
+    // Submissions go to the head's agent, which starts after the dashboard.
+    await pollUntil(() => answers200(`${agentUrl}/api/healthz`), { what: 'the head DashboardAgent /api/healthz', timeoutMs, intervalMs: 250 });
+  } catch (error) {
+    const tail = await logTail();
+    await stop();
+    throw new Error(`real Ray head did not start: ${(error as Error).message}\n--- ray start output ---\n${tail}`);
+  }
+  const startupMs = Date.now() - started;
+
+  return {
+    url,
+    agentUrl,
+    marker,
+    tempDir,
+    startupMs,
+    pids: () => listHeadProcesses(identity),
+    rssMb: async () => Math.round((await listHeadProcesses(identity)).reduce((sum, p) => sum + p.rssKb, 0) / 1024),
+    faults: realHeadFaults(identity),
+    blockProcessAlive: () => exited === undefined,
+    logTail,
+    stop,
+  };
+}
