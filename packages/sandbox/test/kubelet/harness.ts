@@ -1,0 +1,84 @@
+// Test harness for the node components: a real API server on 127.0.0.1, a kube client, and the
+// sandbox node (network, DNS, endpoints controller, kubelet) plus optionally the Job controller.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer } from '../../src/apiserver/server.ts';
+import type { ApiServer } from '../../src/apiserver/server.ts';
+import { startJobController } from '../../src/job-controller/controller.ts';
+import type { JobController } from '../../src/job-controller/controller.ts';
+import type { KubeClient } from '../../src/kube-client/rest-client.ts';
+import { createKubeClient, resources } from '../../src/kube-client/rest-client.ts';
+import type { Pod } from '../../src/kube-client/types.ts';
+import type { ImageCatalog } from '../../src/kubelet/image-program.ts';
+import type { KubeletTiming } from '../../src/kubelet/kubelet-config.ts';
+import { startSandboxNode } from '../../src/kubelet/sandbox-node.ts';
+import type { SandboxNode } from '../../src/kubelet/sandbox-node.ts';
+
+export const testImages: ImageCatalog = {
+  busybox: { entrypoint: [], cmd: ['sh'] },
+  node: { entrypoint: [process.execPath] },
+  python: { entrypoint: ['python3'] },
+};
+
+export const fastKubelet: Partial<KubeletTiming> = { restartBackoffBaseMs: 100, restartBackoffMaxMs: 400, probeTimeScale: 0.05, imagePullBackoffMs: 100, configRetryMs: 100 };
+
+export interface Harness {
+  api: ApiServer;
+  client: KubeClient;
+  node: SandboxNode;
+  jobs: JobController | undefined;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(opts: { jobController?: boolean; images?: ImageCatalog; backoffBaseMs?: number } = {}): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'rayjob-node-test-'));
+  const api = await startApiServer({ dir, podGracefulDeletion: true });
+  const client = createKubeClient({ url: api.url });
+  const node = await startSandboxNode({ client, dir, images: opts.images ?? testImages, timing: fastKubelet, log: () => {} });
+  const jobs = opts.jobController === true ? startJobController({ client, timing: { backoffBaseMs: opts.backoffBaseMs ?? 100, backoffMaxMs: 1000 }, onError: () => {} }) : undefined;
+  return {
+    api, client, node, jobs, dir,
+    async stop() {
+      await jobs?.stop();
+      await node.stop();
+      await api.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function getPod(client: KubeClient, name: string, namespace = 'default'): Promise<Pod | undefined> {
+  const result = await client.get<Pod>(resources.pods, { namespace, name });
+  return result.ok ? result.value : undefined;
+}
+
+export async function createPod(client: KubeClient, pod: Partial<Pod> & { metadata: Pod['metadata']; spec: Pod['spec'] }): Promise<Pod> {
+  const result = await client.create<Pod>(resources.pods, { namespace: pod.metadata.namespace ?? 'default' }, { apiVersion: 'v1', kind: 'Pod', ...pod });
+  if (!result.ok) throw new Error(`create pod: ${result.status} ${result.message}`);
+  return result.value;
+}
+
+export async function waitForPhase(client: KubeClient, name: string, phases: string[], namespace = 'default', timeoutMs = 8000): Promise<Pod> {
+  return waitFor(`pod ${name} in ${phases.join('/')}`, async () => {
+    const pod = await getPod(client, name, namespace);
+    return pod !== undefined && phases.includes(pod.status?.phase ?? '') ? pod : undefined;
+  }, timeoutMs);
+}

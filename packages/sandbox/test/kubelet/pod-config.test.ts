@@ -1,0 +1,105 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../../src/kube-client/rest-client.ts';
+import { podLogPath } from '../../src/kubelet/log-paths.ts';
+import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
+import type { Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.client.create(resources.configmaps, { namespace: 'default' }, { metadata: { name: 'settings' }, data: { mode: 'fast', 'app.conf': 'level=3\n' } });
+  await h.client.create(resources.secrets, { namespace: 'default' }, { metadata: { name: 'creds' }, data: { password: Buffer.from('s3cret').toString('base64') } });
+});
+afterAll(async () => {
+  await h.stop();
+  // Mount points the kubelet created on the host for this file's made-up paths (empty directories/files).
+  for (const path of ['/etc/rayjob-test', '/etc/rayjob-creds', '/scratch-rayjob', '/opt-msg']) rmSync(path, { recursive: true, force: true });
+});
+
+const log = (pod: string, container = 'main'): string => readFileSync(podLogPath(h.dir, 'default', pod, container), 'utf8');
+
+describe('container environment and files', () => {
+  it('resolves env from values, ConfigMap and Secret keys, field refs, and envFrom with a prefix', async () => {
+    await createPod(h.client, {
+      metadata: { name: 'env', labels: { app: 'demo' } },
+      spec: { restartPolicy: 'Never', containers: [{
+        name: 'main', image: 'node',
+        args: ['-e', 'const k=["PLAIN","MODE","PASSWORD","POD","NS","UID","NODE","APP","CFG_mode"]; console.log(JSON.stringify(Object.fromEntries(k.map(x=>[x,process.env[x]]))))'],
+        envFrom: [{ prefix: 'CFG_', configMapRef: { name: 'settings' } }],
+        env: [
+          { name: 'PLAIN', value: 'v' },
+          { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode' } } },
+          { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+          { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+          { name: 'UID', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } },
+          { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+          { name: 'APP', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } },
+        ],
+      }] },
+    });
+    const pod = await waitForPhase(h.client, 'env', ['Succeeded', 'Failed']);
+    expect(JSON.parse(log('env'))).toEqual({ PLAIN: 'v', MODE: 'fast', PASSWORD: 's3cret', POD: 'env', NS: 'default', UID: pod.metadata.uid, NODE: 'sandbox-node', APP: 'demo', CFG_mode: 'fast' });
+  });
+
+  it('a missing Secret key leaves the container waiting with CreateContainerConfigError', async () => {
+    await createPod(h.client, { metadata: { name: 'missing-secret' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['true'],
+      env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'k' } } }] }] } });
+    const waiting = await waitFor('CreateContainerConfigError', async () => {
+      const result = await h.client.get<import('../../src/kube-client/types.ts').Pod>(resources.pods, { namespace: 'default', name: 'missing-secret' });
+      const state = result.ok ? result.value.status?.containerStatuses?.[0]?.state.waiting : undefined;
+      return state?.reason === 'CreateContainerConfigError' ? state : undefined;
+    });
+    expect(waiting.message).toBe('secret "nope" not found');
+  });
+
+  it('mounts configMap, secret, emptyDir and projected service-account volumes at their real paths', async () => {
+    await createPod(h.client, {
+      metadata: { name: 'volumes' },
+      spec: {
+        restartPolicy: 'Never',
+        volumes: [
+          { name: 'cfg', configMap: { name: 'settings' } },
+          { name: 'sec', secret: { secretName: 'creds' } },
+          { name: 'scratch', emptyDir: {} },
+          { name: 'kube-api-access', projected: { sources: [
+            { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+            { downwardAPI: { items: [{ path: 'namespace', fieldRef: { fieldPath: 'metadata.namespace' } }] } },
+          ] } },
+        ],
+        containers: [{
+          name: 'main', image: 'busybox',
+          command: ['sh', '-c', 'cat /etc/rayjob-test/app.conf; cat /etc/rayjob-creds/password; echo; echo hi > /scratch-rayjob/f && cat /scratch-rayjob/f; cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; test -s /var/run/secrets/kubernetes.io/serviceaccount/token && echo token-ok'],
+          volumeMounts: [
+            { name: 'cfg', mountPath: '/etc/rayjob-test' },
+            { name: 'sec', mountPath: '/etc/rayjob-creds', readOnly: true },
+            { name: 'scratch', mountPath: '/scratch-rayjob' },
+            { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+          ],
+        }],
+      },
+    });
+    const pod = await waitForPhase(h.client, 'volumes', ['Succeeded', 'Failed']);
+    expect(log('volumes')).toBe('level=3\ns3cret\nhi\ndefault\ntoken-ok\n');
+    expect(pod.status?.phase).toBe('Succeeded');
+  });
+
+  it('gives every container its own /dev/termination-log and reports what each wrote', async () => {
+    await createPod(h.client, {
+      metadata: { name: 'messages' },
+      spec: { restartPolicy: 'Never', containers: [
+        { name: 'one', image: 'busybox', command: ['sh', '-c', 'printf first > /dev/termination-log; sleep 0.3; exit 1'] },
+        { name: 'two', image: 'busybox', command: ['sh', '-c', 'sleep 0.1; printf second > /dev/termination-log'] },
+        { name: 'three', image: 'busybox', command: ['sh', '-c', 'printf custom > /tmp/rayjob-msg-$$ && cat /tmp/rayjob-msg-$$ > /opt-msg/m; rm /tmp/rayjob-msg-$$'], terminationMessagePath: '/opt-msg/m' },
+        { name: 'four', image: 'busybox', command: ['sh', '-c', 'echo line1; echo last words; exit 2'], terminationMessagePolicy: 'FallbackToLogsOnError' },
+      ] },
+    });
+    const pod = await waitForPhase(h.client, 'messages', ['Failed']);
+    const byName = Object.fromEntries((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.state.terminated]));
+    expect(byName.one).toMatchObject({ exitCode: 1, message: 'first' });
+    expect(byName.two).toMatchObject({ exitCode: 0, message: 'second' });
+    expect(byName.three).toMatchObject({ exitCode: 0, message: 'custom' });
+    expect(byName.four).toMatchObject({ exitCode: 2, message: 'line1\nlast words\n' });
+  });
+});
