@@ -1,6 +1,7 @@
 import { isJobDeploymentTerminal, type JobDeploymentStatus, type JobFailedReason, type JobStatus, type RayJob, type RayJobResourceStatus, type SubmissionMode } from '../schema/index.ts';
 import type { Action, EventSpec } from './actions.ts';
 import type { DecisionInput, OperatorMemory } from './inputs.ts';
+import { fallbackFailureMessage } from './messages.ts';
 import { formatKubeTime } from './time-format.ts';
 
 export const RAYJOB_FINALIZER = 'ray.io/rayjob-finalizer';
@@ -75,6 +76,8 @@ export function transition(
   else ctx.status.reason = reason;
   if (message !== undefined) ctx.status.message = message;
   if (jobStatus !== undefined) ctx.status.jobStatus = jobStatus;
+  // Every Failed says why: Ray may give no message for a FAILED job, and the CR may hold none yet.
+  if (to === 'Failed' && !ctx.status.message) ctx.status.message = fallbackFailureMessage(reason);
   // endTime marks the transition into a terminal state only (KubeRay re-stamps it on every later write: a
   // listed difference, since a moving endTime also moves every TTL computed from it).
   if (isJobDeploymentTerminal(to) && !isJobDeploymentTerminal(ctx.original.jobDeploymentStatus)) {

@@ -30,6 +30,11 @@ export const messages = {
   fromTerminationMessage: (status: string) => `The Ray head can no longer answer; the submitter recorded the job as ${status} before it exited.`,
 } as const;
 
+/** Used only when neither Ray nor an earlier status gave a message for a Failed RayJob. */
+export function fallbackFailureMessage(reason: string | undefined): string {
+  return reason === 'AppFailed' ? 'The Ray job failed; Ray reported no message.' : `The RayJob failed: ${reason ?? 'unknown reason'}.`;
+}
+
 export const eventNotes = {
   validation: (ns: string, name: string, error: string) => `${ns}/${name}: ${error}`,
   clusterSelectorNotFound: (ns: string, name: string) =>
