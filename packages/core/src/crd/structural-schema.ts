@@ -46,6 +46,9 @@ const HANDLED_KEYWORDS = new Set<string>([
   '$defs',
 ]);
 
+const ANY_OF_HINT =
+  "a union is only structural as int-or-string (add .meta({ 'x-kubernetes-int-or-string': true })) or as .nullable()";
+
 export class CrdSchemaError extends Error {
   override name = 'CrdSchemaError';
 }
@@ -95,7 +98,8 @@ function toStructural(input: OpenApiSchema, path: string, defs: Record<string, O
   const out: OpenApiSchema = {};
   if ('const' in node) out.enum = [node.const];
   const type = node.type ?? (Array.isArray(out.enum) ? typeof out.enum[0] : undefined);
-  if (typeof type !== 'string') throw new CrdSchemaError(`${where}: a node without a single type is not structural`);
+  if (Array.isArray(type)) throw new CrdSchemaError(`${where}: ${ANY_OF_HINT}`);
+  if (typeof type !== 'string') throw new CrdSchemaError(`${where}: a node without a type is not structural`);
   out.type = type;
   copyKnown(node, out, directive);
 
@@ -147,9 +151,7 @@ function fromAnyOf(node: OpenApiSchema, path: string, defs: Record<string, OpenA
   const branches = node.anyOf as OpenApiSchema[];
   const nonNull = branches.filter((b) => b.type !== 'null');
   if (nonNull.length !== 1 || branches.length !== 2) {
-    throw new CrdSchemaError(
-      `${path || '<root>'}: anyOf is only structural as int-or-string (add .meta({ 'x-kubernetes-int-or-string': true })) or nullable`,
-    );
+    throw new CrdSchemaError(`${path || '<root>'}: ${ANY_OF_HINT}`);
   }
   const { anyOf: _anyOf, ...outer } = node;
   const merged = toStructural({ ...(nonNull[0] as OpenApiSchema), ...outer }, path, defs);

@@ -1,12 +1,25 @@
 import { z } from 'zod';
 import { ObjectMetaSchema, WorkloadConditionSchema } from './kube-meta.ts';
-import { int32, opaqueObject, time } from './kube-primitives.ts';
+import { int32, time } from './kube-primitives.ts';
 import { PodTemplateSpecSchema } from './pod.ts';
+
+/** batch/v1 PodFailurePolicy: lets the submitter's exit code decide whether the Job retries. */
+export const PodFailurePolicyRuleSchema = z.looseObject({
+  action: z.string(),
+  onExitCodes: z
+    .looseObject({ containerName: z.string().optional(), operator: z.string(), values: z.array(int32()) })
+    .optional(),
+  onPodConditions: z.array(z.looseObject({ type: z.string(), status: z.string().optional() })).optional(),
+});
+export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRuleSchema>;
+
+export const PodFailurePolicySchema = z.looseObject({ rules: z.array(PodFailurePolicyRuleSchema) });
+export type PodFailurePolicy = z.infer<typeof PodFailurePolicySchema>;
 
 /** The slice of batch/v1 Job the operator reads and writes for the K8sJobMode submitter. */
 export const K8sJobSpecSchema = z.looseObject({
   backoffLimit: int32().optional(),
-  podFailurePolicy: opaqueObject().optional(),
+  podFailurePolicy: PodFailurePolicySchema.optional(),
   activeDeadlineSeconds: z.int().optional(),
   ttlSecondsAfterFinished: int32().optional(),
   completions: int32().optional(),

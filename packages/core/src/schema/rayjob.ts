@@ -164,8 +164,9 @@ export const RayJobResourceStatusSchema = z.looseObject({
   message: z.string().optional(),
   startTime: time().optional(),
   endTime: time().optional(),
-  succeeded: int32().default(0),
-  failed: int32().default(0),
+  // The CRD defaults these to 0; zod leaves them optional because the controller builds status objects itself.
+  succeeded: int32().meta({ default: 0 }).optional(),
+  failed: int32().meta({ default: 0 }).optional(),
   rayClusterStatus: RayClusterStatusSchema.optional(),
   jobStatusCheckFailureStartTime: time().optional(),
   observedGeneration: int64().optional(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateRayJob } from '../../src/validation/rayjob.ts';
 import type { RayJobInput } from '../../src/schema/rayjob.ts';
+import { defaultValidationSettings } from '../../src/validation/result.ts';
 import { basicClusterSpec, gatesOff, gatesOn, rayJob } from './fixtures.ts';
 
 // KubeRay's validation_test.go RayJob cases (reference §5.5), each with the exact message and event reason.
@@ -139,6 +140,14 @@ describe('RayJob spec validation (InvalidRayJobSpec)', () => {
       message: `${SPEC}worker group small-group can be suspended only when the RayJobDeletionPolicy feature gate is enabled`,
     });
     expect(validateRayJob(rayJob({ rayClusterSpec: spec }), gatesOn)).toEqual({ ok: true });
+  });
+});
+
+describe('default validation settings', () => {
+  it('match KubeRay: RayJobDeletionPolicy on, SidecarSubmitterRestart off', () => {
+    expect(defaultValidationSettings.featureGates).toEqual({ rayJobDeletionPolicy: true, sidecarSubmitterRestart: false });
+    const job = rayJob({ rayClusterSpec: cluster, deletionStrategy: { deletionRules: [{ policy: 'DeleteCluster', condition: { jobStatus: 'FAILED' } }] } });
+    expect(validateRayJob(job, defaultValidationSettings)).toEqual({ ok: true });
   });
 });
 
