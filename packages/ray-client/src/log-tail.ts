@@ -118,9 +118,11 @@ export function tailJobLogs(
 
     socket.on('error', (error: Error) => {
       if (opened) return; // a 'close' follows and decides
+      // ws reports its own handshake timeout with a message, not a code.
+      const cause = /handshake has timed out/i.test(error.message) ? 'timeout' : classifyTransportError(error);
       finish({
         kind: 'unavailable',
-        cause: classifyTransportError(error),
+        cause,
         message: config.redact(`log tail for ${submissionId}: ${describeTransportError(error)}`),
       });
     });
