@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  root: import.meta.dirname,
   test: {
     name: 'sandbox',
     environment: 'node',

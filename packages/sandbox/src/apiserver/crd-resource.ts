@@ -73,8 +73,9 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
       table: printerTable(v.additionalPrinterColumns as PrinterColumn[] | undefined),
       defaultPropagation: 'Background',
       applyDefaults: (obj) => {
-        pruneUnknown(obj, schema, true);
+        const pruned = pruneUnknown(obj, schema, true);
         applySchemaDefaults(obj, schema);
+        return pruned;
       },
       validate: (obj, ctx) => [...validateSchema(obj, schema), ...celValidate(obj, ctx.old, schema)],
     } satisfies ResourceType;

@@ -46,11 +46,16 @@ export const joinIndex = (base: string, index: number | string): string => `${ba
 
 const metaKeys = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Remove fields the schema does not declare (unless x-kubernetes-preserve-unknown-fields). */
-export function pruneUnknown(value: unknown, schema: Schema | undefined, root = false): void {
+/** Remove fields the schema does not declare (unless x-kubernetes-preserve-unknown-fields); returns their paths. */
+export function pruneUnknown(value: unknown, schema: Schema | undefined, root = false, path = '', pruned: string[] = []): string[] {
+  walkPrune(value, schema, root, path, pruned);
+  return pruned;
+}
+
+function walkPrune(value: unknown, schema: Schema | undefined, root: boolean, path: string, pruned: string[]): void {
   if (!schema) return;
   if (Array.isArray(value)) {
-    for (const item of value) pruneUnknown(item, schema.items);
+    value.forEach((item, i) => walkPrune(item, schema.items, false, joinIndex(path, i), pruned));
     return;
   }
   if (!isObj(value)) return;
@@ -59,17 +64,24 @@ export function pruneUnknown(value: unknown, schema: Schema | undefined, root = 
     for (const key of Object.keys(value)) {
       if (keepMeta && metaKeys.has(key)) continue;
       const sub = schema.properties[key];
-      if (sub) pruneUnknown(value[key], sub);
-      else if (!schema['x-kubernetes-preserve-unknown-fields'] && !isObj(schema.additionalProperties)) delete value[key];
+      if (sub) walkPrune(value[key], sub, false, joinField(path, key), pruned);
+      else if (!schema['x-kubernetes-preserve-unknown-fields'] && !isObj(schema.additionalProperties)) {
+        delete value[key];
+        pruned.push(joinField(path, key));
+      }
     }
     return;
   }
   if (isObj(schema.additionalProperties)) {
-    for (const key of Object.keys(value)) pruneUnknown(value[key], schema.additionalProperties as Schema);
+    for (const key of Object.keys(value)) walkPrune(value[key], schema.additionalProperties as Schema, false, joinIndex(path, key), pruned);
     return;
   }
   if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.type === 'object' && schema.additionalProperties !== true) {
-    for (const key of Object.keys(value)) if (!(keepMeta && metaKeys.has(key))) delete value[key];
+    for (const key of Object.keys(value)) {
+      if (keepMeta && metaKeys.has(key)) continue;
+      delete value[key];
+      pruned.push(joinField(path, key));
+    }
   }
 }
 

@@ -59,6 +59,13 @@ function normalizeBody(rt: ResourceType, raw: unknown): KubeObject {
   return body;
 }
 
+/** fieldValidation=Strict (what kubectl sends) turns dropped unknown fields into a 400, as the real server does. */
+function strictCheck(rt: ResourceType, pruned: string[] | void, fieldValidation: string | undefined): void {
+  if (fieldValidation !== 'Strict' || !pruned || pruned.length === 0) return;
+  const list = pruned.map((f) => `unknown field "${f}"`).join(', ');
+  throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: strict decoding error: ${list}`);
+}
+
 function validateOrThrow(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
   const causes = [
     ...(old ? [] : validateName(obj.metadata.name, obj.metadata.generateName)),
@@ -67,7 +74,14 @@ function validateOrThrow(rt: ResourceType, obj: KubeObject, old: KubeObject | un
   if (causes.length > 0) throw invalid(rt.kind, rt.group, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
 }
 
-export function createObject(ctx: ApiContext, rt: ResourceType, namespace: string | undefined, raw: unknown, dryRun = false): KubeObject {
+export function createObject(
+  ctx: ApiContext,
+  rt: ResourceType,
+  namespace: string | undefined,
+  raw: unknown,
+  dryRun = false,
+  fieldValidation?: string,
+): KubeObject {
   const body = normalizeBody(rt, raw);
   decodeChecks(rt, body);
   if (rt.namespaced) {
@@ -88,7 +102,7 @@ export function createObject(ctx: ApiContext, rt: ResourceType, namespace: strin
   body.kind = rt.kind;
   stampCreate(body, ctx.now());
   if (rt.statusSplit && rt.crdName) delete body.status;
-  rt.applyDefaults?.(body);
+  strictCheck(rt, rt.applyDefaults?.(body), fieldValidation);
   rt.prepareCreate?.(body);
   validateOrThrow(rt, body, undefined);
   const stored = rt.toStorage ? rt.toStorage(body) : body;
@@ -108,6 +122,7 @@ export interface ReplaceOptions {
   dryRun?: boolean;
   /** Internal writers (GC) may update without a resourceVersion even for custom resources. */
   internal?: boolean;
+  fieldValidation?: string;
 }
 
 export interface WriteOutcome {
@@ -152,7 +167,7 @@ export function replaceObject(
   next.apiVersion = gvKey(rt.group, rt.version);
   next.kind = rt.kind;
   next.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (options.subresource !== 'status') rt.applyDefaults?.(next);
+  if (options.subresource !== 'status') strictCheck(rt, rt.applyDefaults?.(next), options.fieldValidation);
   if (specChanged(next, old)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   validateOrThrow(rt, next, old);
   if (expectedRv && expectedRv !== old.metadata.resourceVersion) throw conflict(rt.plural, rt.group, name);

@@ -86,10 +86,14 @@ export function handleGet(ctx: ApiContext, p: RequestParts): void {
 }
 
 const dryRunOf = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
+const fieldValidationOf = (q: URLSearchParams): { fieldValidation?: string } => {
+  const v = q.get('fieldValidation');
+  return v === null ? {} : { fieldValidation: v };
+};
 
 export async function handleCreate(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
-  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query));
+  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined);
   respondObject(ctx, p, 201, created);
 }
 
@@ -102,7 +106,7 @@ function subresourceOf(p: RequestParts): 'status' | undefined {
 export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
   const sub = subresourceOf(p);
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query) });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query) });
   respondObject(ctx, p, 200, out.object);
 }
 
@@ -114,7 +118,7 @@ export async function handlePatch(ctx: ApiContext, p: RequestParts): Promise<voi
   if (patched !== null && typeof patched === 'object' && patched.metadata && patched.metadata.resourceVersion === undefined) {
     patched.metadata.resourceVersion = current.metadata.resourceVersion;
   }
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query) });
   respondObject(ctx, p, 200, out.object);
 }
 

@@ -41,8 +41,8 @@ export interface ResourceType {
   /** Stored form -> this API's form, and back (identity unless two APIs share a bucket). */
   fromStorage?(obj: KubeObject): KubeObject;
   toStorage?(obj: KubeObject): KubeObject;
-  /** Fill defaults in place on a fresh copy (create and update). */
-  applyDefaults?(obj: KubeObject): void;
+  /** Fill defaults in place on a fresh copy (create and update); returns paths of unknown fields it dropped. */
+  applyDefaults?(obj: KubeObject): string[] | void;
   /** Extra create-time preparation (e.g. pod status, job selector, service clusterIP). */
   prepareCreate?(obj: KubeObject): void;
   /** Validate the whole object; `ctx.old` on update. Return causes; non-empty means 422. */

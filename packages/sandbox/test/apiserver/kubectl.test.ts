@@ -1,0 +1,204 @@
+// kubectl (a real child process) against the sandbox: CRUD for each kind, printer columns, apply,
+// patch types, conflicts, describe with events from both Event APIs, logs, and CRDs end to end.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { podLogPath } from '../../src/apiserver/pod-logs.ts';
+import { microNow } from '../../src/index.ts';
+import { startHarness, widgetsCrd, type Harness } from '../harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+const makePod = (name: string) =>
+  h.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name, image: 'busybox' }] } } });
+
+const header = (out: string): string[] => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);
+
+const kinds: Array<{ kind: string; resource: string; yaml: string; columns: string[] }> = [
+  { kind: 'Namespace', resource: 'namespaces', yaml: 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}', columns: ['NAME', 'STATUS', 'AGE'] },
+  { kind: 'ConfigMap', resource: 'configmaps', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {a: "1", b: "2"}', columns: ['NAME', 'DATA', 'AGE'] },
+  { kind: 'Secret', resource: 'secrets', yaml: 'apiVersion: v1\nkind: Secret\nmetadata: {name: s1}\nstringData: {token: abc}', columns: ['NAME', 'TYPE', 'DATA', 'AGE'] },
+  { kind: 'ServiceAccount', resource: 'serviceaccounts', yaml: 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa1}', columns: ['NAME', 'SECRETS', 'AGE'] },
+  { kind: 'Service', resource: 'services', yaml: 'apiVersion: v1\nkind: Service\nmetadata: {name: svc1}\nspec: {selector: {app: x}, ports: [{port: 80, targetPort: 8080}]}', columns: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'] },
+  { kind: 'Endpoints', resource: 'endpoints', yaml: 'apiVersion: v1\nkind: Endpoints\nmetadata: {name: ep1}\nsubsets: [{addresses: [{ip: 127.0.0.9}], ports: [{port: 80}]}]', columns: ['NAME', 'ENDPOINTS', 'AGE'] },
+  { kind: 'Pod', resource: 'pods', yaml: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p1}\nspec: {containers: [{name: c, image: busybox}]}', columns: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'] },
+  { kind: 'Job', resource: 'jobs', yaml: 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j1}\nspec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}', columns: ['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'] },
+  { kind: 'Deployment', resource: 'deployments', yaml: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d1}\nspec: {selector: {matchLabels: {app: d}}, template: {metadata: {labels: {app: d}}, spec: {containers: [{name: c, image: busybox}]}}}', columns: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'] },
+  { kind: 'Lease', resource: 'leases', yaml: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: l1}\nspec: {holderIdentity: me, renewTime: "2026-01-01T00:00:00.000000Z"}', columns: ['NAME', 'HOLDER', 'AGE'] },
+  { kind: 'Role', resource: 'roles', yaml: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r1}\nrules: [{apiGroups: [""], resources: [pods], verbs: [get]}]', columns: ['NAME', 'CREATED AT'] },
+  { kind: 'RoleBinding', resource: 'rolebindings', yaml: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb1}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r1}\nsubjects: [{kind: ServiceAccount, name: sa1}]', columns: ['NAME', 'ROLE', 'AGE'].slice(0, 1).concat(['CREATED AT']) },
+  { kind: 'ClusterRole', resource: 'clusterroles', yaml: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: cr1}\nrules: []', columns: ['NAME', 'CREATED AT'] },
+  { kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', yaml: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: crb1}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cr1}', columns: ['NAME', 'CREATED AT'] },
+  { kind: 'Node', resource: 'nodes', yaml: 'apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: {node-role.kubernetes.io/worker: ""}}', columns: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'] },
+];
+
+describe('kubectl CRUD on every served kind', () => {
+  // One kubectl call per step for all kinds (kubectl start-up dominates the time otherwise).
+  const sections = new Map<string, string>();
+  beforeAll(async () => {
+    const created = await h.kubectl(['create', '-f', '-'], kinds.map((k) => k.yaml).join('\n---\n'));
+    expect(created.stderr).toBe('');
+    const listed = await h.kubectl(['get', kinds.map((k) => k.resource).join(','), '-A']);
+    for (const block of listed.stdout.split(/\n\s*\n/)) {
+      const token = (block.split('\n')[1] ?? '').trim().split(/\s+/).find((t) => t.includes('/'));
+      if (token) sections.set(token.slice(0, token.indexOf('/')), block);
+    }
+  });
+
+  it.each(kinds)('$kind: created, listed with the real printer columns, deleted', async ({ kind, resource, yaml, columns }) => {
+    const name = /name: ([\w-]+)/.exec(yaml)?.[1] ?? '';
+    const group = /apiVersion: ([\w.]+)\//.exec(yaml)?.[1];
+    const block = sections.get(`${kind.toLowerCase()}${group ? `.${group}` : ''}`) ?? [...sections.keys()].join(' ');
+    const cols = header(block).filter((c) => c !== 'NAMESPACE');
+    expect(cols).toEqual(columns);
+    expect(block).toContain(`/${name}`);
+    const deleted = await h.kubectl(['delete', resource, name]);
+    expect(deleted.stdout).toMatch(new RegExp(`"${name}" deleted`));
+  });
+});
+
+describe('kubectl get and create errors', () => {
+  it('reads objects as JSON, reports AlreadyExists and NotFound with the real texts', async () => {
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: once}\ndata: {a: "1"}';
+    await h.kubectl(['create', '-f', '-'], yaml);
+    const got = await h.kubectl(['get', 'cm', 'once', '-o', 'json']);
+    expect(JSON.parse(got.stdout).metadata).toMatchObject({ name: 'once', uid: expect.any(String), resourceVersion: expect.stringMatching(/^\d+$/) });
+    expect((await h.kubectl(['create', '-f', '-'], yaml)).stderr).toContain('configmaps "once" already exists');
+    expect((await h.kubectl(['get', 'cm', 'nope'])).stderr).toContain('configmaps "nope" not found');
+  });
+});
+
+describe('kubectl apply, patch and replace', () => {
+  const jobYaml = (cmd: string) => `apiVersion: batch/v1
+kind: Job
+metadata: {name: applied}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox, command: [sh, -c, "${cmd}"]}]
+`;
+
+  it('applies: created, unchanged, configured (generation bumps only on spec change)', async () => {
+    expect((await h.kubectl(['apply', '-f', '-'], jobYaml('echo 1'))).stdout).toContain('job.batch/applied created');
+    expect((await h.kubectl(['apply', '-f', '-'], jobYaml('echo 1'))).stdout).toContain('job.batch/applied unchanged');
+    const changed = await h.kubectl(['apply', '-f', '-'], jobYaml('echo 2'));
+    expect(changed.stdout).toContain('job.batch/applied configured');
+    const job = JSON.parse((await h.kubectl(['get', 'job', 'applied', '-o', 'json'])).stdout);
+    expect(job.metadata.generation).toBe(2);
+    await h.kubectl(['label', 'job', 'applied', 'team=a']);
+    const labelled = JSON.parse((await h.kubectl(['get', 'job', 'applied', '-o', 'json'])).stdout);
+    expect(labelled.metadata.generation).toBe(2);
+    expect(labelled.metadata.labels.team).toBe('a');
+  });
+
+  it.each([
+    ['strategic', '{"spec":{"containers":[{"name":"b","image":"nginx:1"}]}}', (p: k8s.V1Pod) => p.spec?.containers.map((c) => c.name)],
+    ['merge', '{"metadata":{"labels":{"x":"y"}}}', (p: k8s.V1Pod) => p.metadata?.labels?.x],
+    ['json', '[{"op":"replace","path":"/spec/containers/0/image","value":"busybox:2"}]', (p: k8s.V1Pod) => p.spec?.containers[0]?.image],
+  ] as const)('kubectl patch --type=%s', async (type, patch, read) => {
+    const name = `patch-${type}`;
+    await makePod(name);
+    const out = await h.kubectl(['patch', 'pod', name, `--type=${type}`, '-p', patch]);
+    expect(out.stderr).toBe('');
+    const pod = JSON.parse((await h.kubectl(['get', 'pod', name, '-o', 'json'])).stdout) as k8s.V1Pod;
+    const expected = { strategic: [name, 'b'], merge: 'y', json: 'busybox:2' }[type];
+    expect(read(pod)).toEqual(expected);
+  });
+
+  it('replace with a stale resourceVersion gets the real Conflict message', async () => {
+    await h.kubectl(['create', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stale}\ndata: {a: "1"}');
+    const cm = JSON.parse((await h.kubectl(['get', 'cm', 'stale', '-o', 'json'])).stdout);
+    await h.kubectl(['label', 'cm', 'stale', 'bump=1']);
+    cm.data.a = '2';
+    const out = await h.kubectl(['replace', '-f', '-'], JSON.stringify(cm));
+    expect(out.stderr).toContain(
+      'Operation cannot be fulfilled on configmaps "stale": the object has been modified; please apply your changes to the latest version and try again',
+    );
+  });
+});
+
+describe('kubectl describe, logs and events', () => {
+  it('describe pod shows events recorded through events.k8s.io/v1 and core/v1', async () => {
+    await makePod('described');
+    const pod = await h.core.readNamespacedPod({ name: 'described', namespace: 'default' });
+    const ref = { apiVersion: 'v1', kind: 'Pod', name: 'described', namespace: 'default', uid: pod.metadata?.uid };
+    const events = h.kc.makeApiClient(k8s.EventsV1Api);
+    await events.createNamespacedEvent({
+      namespace: 'default',
+      body: { metadata: { generateName: 'described-' }, eventTime: microNow() as unknown as Date, reportingController: 'rayjob.dev/operator', reportingInstance: 'op-1', action: 'Submit', reason: 'ViaEventsV1', note: 'recorded through events.k8s.io', type: 'Normal', regarding: ref },
+    });
+    await h.core.createNamespacedEvent({
+      namespace: 'default',
+      body: { metadata: { generateName: 'described-' }, involvedObject: ref, reason: 'ViaCoreV1', message: 'recorded through core v1', type: 'Warning', source: { component: 'test' }, firstTimestamp: new Date(), lastTimestamp: new Date(), count: 1 },
+    });
+    const out = await h.kubectl(['describe', 'pod', 'described']);
+    expect(out.stdout).toMatch(/Events:/);
+    expect(out.stdout).toMatch(/Normal\s+ViaEventsV1\s+.*recorded through events.k8s.io/);
+    expect(out.stdout).toMatch(/Warning\s+ViaCoreV1\s+.*recorded through core v1/);
+    const list = await h.kubectl(['get', 'events.events.k8s.io', '-o', 'json']);
+    expect(JSON.parse(list.stdout).items.map((e: { reason: string }) => e.reason)).toEqual(expect.arrayContaining(['ViaEventsV1', 'ViaCoreV1']));
+  });
+
+  it('kubectl logs reads the file the kubelet writes', async () => {
+    await makePod('logger');
+    const file = podLogPath(h.server.dir, 'default', 'logger', 'logger');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, 'line 1\nline 2\nline 3\n');
+    await h.kubectl(['patch', 'pod', 'logger', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}']);
+    expect((await h.kubectl(['logs', 'logger'])).stdout).toBe('line 1\nline 2\nline 3\n');
+    expect((await h.kubectl(['logs', 'logger', '--tail=1'])).stdout).toBe('line 3\n');
+  });
+});
+
+describe('kubectl with a CRD', () => {
+  beforeAll(async () => {
+    const out = await h.kubectl(['apply', '-f', widgetsCrd]);
+    expect(out.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/widgets.test.rayjob.dev created');
+    const wait = await h.kubectl(['wait', '--for', 'condition=established', 'crd/widgets.test.rayjob.dev', '--timeout=5s']);
+    expect(wait.stdout).toContain('condition met');
+  });
+
+  const widget = (name: string, spec: string) => `apiVersion: test.rayjob.dev/v1\nkind: Widget\nmetadata: {name: ${name}}\nspec: ${spec}\n`;
+
+  it('shows additionalPrinterColumns (JSONPath incl. filters) and applies schema defaults', async () => {
+    await h.kubectl(['apply', '-f', '-'], widget('w1', '{size: 3}'));
+    await h.kubectl(['patch', 'widget', 'w1', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}']);
+    const out = await h.kubectl(['get', 'wg']);
+    expect(header(out.stdout)).toEqual(['NAME', 'SIZE', 'COLOR', 'PHASE', 'READY', 'AGE']);
+    expect(out.stdout.split('\n')[1]).toMatch(/^w1\s+3\s+red\s+Running\s+True\s+\d+s$/);
+    expect((await h.kubectl(['get', 'all'])).stdout).toContain('widget.test.rayjob.dev/w1');
+  });
+
+  it.each([
+    ['a schema violation (minimum, enum)', '{size: 0, color: pink}', [
+      'spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
+      'spec.color: Unsupported value: "pink": supported values: "red", "green", "blue"',
+    ]],
+    ['a required field', '{color: red}', ['spec.size: Required value']],
+    ['a CEL rule', '{size: 9, maxSize: 5}', ['spec: Invalid value: "object": size must not exceed maxSize']],
+    ['an unknown field (kubectl asks for strict field validation)', '{size: 1, bogus: 1}', ['strict decoding error: unknown field "spec.bogus"']],
+  ])('rejects %s with the real message', async (_what, spec, messages) => {
+    const out = await h.kubectl(['apply', '-f', '-'], widget('bad', spec));
+    expect(out.code).not.toBe(0);
+    for (const m of messages) expect(out.stderr).toContain(m);
+  });
+
+  it('enforces the transition rule on update only', async () => {
+    await h.kubectl(['apply', '-f', '-'], widget('managed', '{size: 1, managedBy: rayjob.dev/operator}'));
+    const out = await h.kubectl(['patch', 'widget', 'managed', '--type=merge', '-p', '{"spec":{"managedBy":"kueue.x-k8s.io/multikueue"}}']);
+    expect(out.stderr).toContain('The Widget "managed" is invalid: spec.managedBy: Invalid value: "string": the managedBy field is immutable');
+  });
+
+  it('refuses strategic merge patches on custom resources with 415, as the real server does', async () => {
+    const out = await h.kubectl(['patch', 'widget', 'w1', '--type=strategic', '-p', '{"spec":{"size":2}}']);
+    expect(out.stderr).toMatch(/UnsupportedMediaType|unknown format|not supported/i);
+  });
+});

@@ -1,0 +1,131 @@
+// Test harness: a real API server on 127.0.0.1, kubectl as a real child process pointed at its
+// kubeconfig, @kubernetes/client-node clients from the same kubeconfig, and a bounded poll.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '../src/index.ts';
+
+/** Response bodies in tests are read loosely; assertions pin their shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface Harness {
+  server: ApiServer;
+  kc: k8s.KubeConfig;
+  core: k8s.CoreV1Api;
+  batch: k8s.BatchV1Api;
+  custom: k8s.CustomObjectsApi;
+  kubectl(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: ApiServerOptions = {}): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-test-'));
+  const server = await startApiServer({ ...options, dir });
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(server.kubeconfigPath);
+  const kubectl = (args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      const child = execFile(
+        'kubectl',
+        args,
+        { env: { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(dir, 'kubectl-cache'), HOME: dir }, timeout: 15_000 },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
+      if (stdin !== undefined) child.stdin?.end(stdin);
+    });
+  return {
+    server,
+    kc,
+    core: kc.makeApiClient(k8s.CoreV1Api),
+    batch: kc.makeApiClient(k8s.BatchV1Api),
+    custom: kc.makeApiClient(k8s.CustomObjectsApi),
+    kubectl,
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Poll until `check` returns a value other than undefined/false, or fail after `ms`. */
+export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Raw HTTP against the server (for status codes and bodies exactly as sent). */
+export async function http(
+  server: ApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; text: string; headers: Headers }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(body !== undefined && { 'Content-Type': contentType }), ...headers },
+    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** Read a watch stream's events until `until` says stop (or the deadline passes). */
+export async function readWatch(
+  server: ApiServer,
+  path: string,
+  until: (events: Array<{ type: string; object: Json }>) => boolean,
+  ms = 5000,
+): Promise<{ status: number; events: Array<{ type: string; object: Json }> }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  const res = await fetch(`${server.url}${path}`, { signal: controller.signal });
+  const events: Array<{ type: string; object: Json }> = [];
+  if (res.status !== 200 || !res.body) {
+    clearTimeout(timer);
+    await res.text();
+    return { status: res.status, events };
+  }
+  const decoder = new TextDecoder();
+  let buf = '';
+  try {
+    for await (const chunk of res.body) {
+      buf += decoder.decode(chunk as Uint8Array, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim()) events.push(JSON.parse(line));
+      }
+      if (until(events)) break;
+    }
+  } catch {
+    // aborted at the deadline: return what arrived
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return { status: res.status, events };
+}
+
+export const widgetsCrd = join(import.meta.dirname, 'fixtures', 'widgets-crd.yaml');
