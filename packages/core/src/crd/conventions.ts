@@ -19,6 +19,8 @@
  *   { opaque: true }    emit only `type: object` + `x-kubernetes-preserve-unknown-fields: true`; the zod fields
  *                       inside are for TypeScript readers (pod templates, Kubernetes-native sub-objects).
  *   { omitEnum: true }  keep the enum in zod but not in the CRD, where KubeRay's CRD has a plain string.
+ *   { required: [...] } list defaulted fields as required too, as KubeRay's CRD does (the API server applies
+ *                       defaults before it checks required, so this only changes the published schema).
  */
 
 export const CRD_DIRECTIVE_KEY = 'x-rayjob-crd';
@@ -26,6 +28,8 @@ export const CRD_DIRECTIVE_KEY = 'x-rayjob-crd';
 export interface CrdDirective {
   opaque?: boolean;
   omitEnum?: boolean;
+  /** Extra names for `required` (fields zod defaults, which the API server defaults before it checks required). */
+  required?: string[];
 }
 
 /** The Kubernetes extension keywords the generator passes through from `.meta()`. */

@@ -133,7 +133,7 @@ function addObjectShape(node: OpenApiSchema, out: OpenApiSchema, path: string, d
     out.properties = Object.fromEntries(
       Object.entries(properties).map(([name, child]) => [name, toStructural(child, `${path}.${name}`, defs)]),
     );
-    const required = (node.required as string[] | undefined) ?? [];
+    const required = [...new Set([...((node.required as string[] | undefined) ?? []), ...(directiveOf(node).required ?? [])])];
     if (required.length > 0) out.required = [...required].sort();
     // A loose zod object emits `additionalProperties: {}`; in a CRD unknown fields are pruned unless preserved.
     return;

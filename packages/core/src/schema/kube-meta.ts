@@ -37,14 +37,17 @@ export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 export const ConditionStatusSchema = z.enum(CONDITION_STATUSES);
 export type ConditionStatus = z.infer<typeof ConditionStatusSchema>;
 
+const CONDITION_TYPE_PATTERN =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
+
 /** metav1.Condition (RayCluster status.conditions); the constraints are the ones the API machinery publishes. */
 export const ConditionSchema = z.looseObject({
   type: z
     .string()
     .max(316)
-    .regex(
-      /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/,
-    ),
+    .regex(new RegExp(CONDITION_TYPE_PATTERN))
+    // RegExp#source escapes '/', so publish the pattern text itself, byte-identical to Kubernetes' own.
+    .meta({ pattern: CONDITION_TYPE_PATTERN }),
   status: ConditionStatusSchema,
   observedGeneration: int64().min(0).optional(),
   lastTransitionTime: time(),

@@ -126,21 +126,24 @@ export const HeadGroupSpecSchema = z.looseObject({
 });
 export type HeadGroupSpec = z.infer<typeof HeadGroupSpecSchema>;
 
-export const WorkerGroupSpecSchema = z.looseObject({
-  suspend: z.boolean().optional(),
-  groupName: z.string(),
-  replicas: int32().default(0),
-  minReplicas: int32().default(0),
-  maxReplicas: int32().default(2147483647),
-  idleTimeoutSeconds: int32().optional(),
-  priority: int32().default(0),
-  resources: stringMap().optional(),
-  labels: stringMap().optional(),
-  rayStartParams: stringMap().optional(),
-  template: PodTemplateSpecSchema,
-  scaleStrategy: z.looseObject({ workersToDelete: z.array(z.string()).optional() }).optional(),
-  numOfHosts: int32().default(1),
-});
+export const WorkerGroupSpecSchema = z
+  .looseObject({
+    suspend: z.boolean().optional(),
+    groupName: z.string(),
+    replicas: int32().default(0),
+    minReplicas: int32().default(0),
+    maxReplicas: int32().default(2147483647),
+    idleTimeoutSeconds: int32().optional(),
+    priority: int32().default(0),
+    resources: stringMap().optional(),
+    labels: stringMap().optional(),
+    rayStartParams: stringMap().optional(),
+    template: PodTemplateSpecSchema,
+    scaleStrategy: z.looseObject({ workersToDelete: z.array(z.string()).optional() }).optional(),
+    numOfHosts: int32().default(1),
+  })
+  // KubeRay's CRD lists min/maxReplicas as required although both have defaults; the schema says the same.
+  .meta({ 'x-rayjob-crd': { required: ['minReplicas', 'maxReplicas'] } });
 export type WorkerGroupSpec = z.infer<typeof WorkerGroupSpecSchema>;
 
 export const RayClusterSpecSchema = z.looseObject({

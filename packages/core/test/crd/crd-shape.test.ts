@@ -167,7 +167,7 @@ describe('RayCluster CRD schema details', () => {
   it.each([
     { path: 'spec', required: ['headGroupSpec'] },
     { path: 'spec.headGroupSpec', required: ['template'] },
-    { path: 'spec.workerGroupSpecs[]', required: ['groupName', 'template'] },
+    { path: 'spec.workerGroupSpecs[]', required: ['groupName', 'maxReplicas', 'minReplicas', 'template'] },
   ])('$path requires $required', ({ path, required }) => {
     expect(node(rayCluster, path).required).toEqual(required);
   });
