@@ -1,0 +1,219 @@
+// argv + environment (+ the files they name) -> a checked SubmitterConfig, or a usage error naming the flag.
+// Nothing here talks to the network: a bad input exits 2 before any request is sent.
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { shellJoin } from '@rayjob/core';
+import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
+import { parse as parseYaml } from 'yaml';
+import { chooseAddress } from './address-precedence.ts';
+import { describeIssue, MergedInputSchema } from './config-schema.ts';
+import { parseCommandLine } from './parse-args.ts';
+
+export interface SubmitterConfig {
+  baseUrl: string;
+  addressSource: string;
+  /** Undefined: none was given; the run makes one up (so its own retries attach instead of submitting twice). */
+  submissionId: string | undefined;
+  /** The submit body, without submission_id. */
+  request: Omit<SubmitRequest, 'submission_id'>;
+  noWait: boolean;
+  token: string | undefined;
+  headers: Record<string, string>;
+  tls: TlsOptions;
+  maxUnreachableMs: number;
+  /** Undefined: wait for GCS forever, as KubeRay's script does. */
+  healthTimeoutMs: number | undefined;
+  driverLostAfterMs: number;
+  logFormat: 'text' | 'json';
+  /** Where the termination message goes; `required` false: skip quietly if not writable (the default path). */
+  terminationLog: { path: string; required: boolean } | undefined;
+  /** Every secret value, for redaction of everything the submitter prints or writes. */
+  secrets: string[];
+}
+
+export type LoadedConfig =
+  | { kind: 'config'; config: SubmitterConfig }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'usage-error'; message: string; secrets: string[] };
+
+export interface ConfigSources {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  readText?: (path: string) => string;
+  /** Whether the default termination log path exists and is writable. */
+  writable?: (path: string) => boolean;
+}
+
+export const defaultTerminationLog = '/dev/termination-log';
+
+const fail = (message: string, secrets: string[] = []): LoadedConfig => ({ kind: 'usage-error', message, secrets });
+
+export function loadConfig(sources: ConfigSources): LoadedConfig {
+  const readText = sources.readText ?? ((path: string) => readFileSync(path, 'utf8'));
+  const writable = sources.writable ?? isWritableFile;
+  const env = sources.env;
+  // Collected before anything can fail, so even a usage error is redacted.
+  const rawSecrets = [env.RAY_AUTH_TOKEN, env.RAY_JOB_HEADERS].filter((s): s is string => !!s);
+
+  const line = parseCommandLine(sources.argv);
+  if (!line.ok) return fail(line.message, rawSecrets);
+  if (line.flags.help) return { kind: 'help' };
+  if (line.flags.version) return { kind: 'version' };
+  if (typeof line.flags.headers === 'string') rawSecrets.push(line.flags.headers);
+
+  const merged = MergedInputSchema.safeParse({
+    ...line.flags,
+    entrypoint: line.positionals,
+    RAY_JOB_SUBMISSION_ID: env.RAY_JOB_SUBMISSION_ID,
+    RAY_JOB_HEADERS: env.RAY_JOB_HEADERS,
+    RAY_AUTH_TOKEN: env.RAY_AUTH_TOKEN,
+    RAY_AUTH_TOKEN_PATH: env.RAY_AUTH_TOKEN_PATH,
+  });
+  if (!merged.success) {
+    const { name, message } = describeIssue(merged.error);
+    return fail(`${name}: ${message}`, rawSecrets);
+  }
+  const input = merged.data;
+
+  const chosen = chooseAddress({ flag: input.address, env });
+  if (!chosen) {
+    return fail('--address: no dashboard address: pass --address http://<head>:8265 or set RAY_DASHBOARD_ADDRESS', rawSecrets);
+  }
+  const address = parseRayAddress(chosen.address);
+  if (!address.ok) return fail(`${chosen.source}: ${address.error}`, rawSecrets);
+
+  const flagId = input['submission-id'];
+  const envId = input.RAY_JOB_SUBMISSION_ID;
+  if (flagId !== undefined && envId !== undefined && flagId !== envId) {
+    return fail(
+      `--submission-id: "${flagId}" contradicts RAY_JOB_SUBMISSION_ID "${envId}"; pass one of them, or the same value`,
+      rawSecrets,
+    );
+  }
+
+  let token = input.RAY_AUTH_TOKEN;
+  if (token === undefined && input.RAY_AUTH_TOKEN_PATH !== undefined) {
+    try {
+      token = readText(input.RAY_AUTH_TOKEN_PATH).trim();
+    } catch {
+      return fail(`RAY_AUTH_TOKEN_PATH: cannot read ${input.RAY_AUTH_TOKEN_PATH}`, rawSecrets);
+    }
+    if (token === '') return fail(`RAY_AUTH_TOKEN_PATH: ${input.RAY_AUTH_TOKEN_PATH} is empty`, rawSecrets);
+  }
+  // `--headers` wins over RAY_JOB_HEADERS, as the click option's envvar fallback does.
+  const headers = input.headers ?? input.RAY_JOB_HEADERS ?? {};
+  const secrets = [...rawSecrets, ...(token ? [token] : []), ...Object.values(headers)];
+
+  const tls = readVerify(input.verify, readText);
+  if (typeof tls === 'string') return fail(tls, secrets);
+  const clientProblems = validateRayClientOptions({ address: address.baseUrl, token, headers, tls });
+  if (clientProblems.length > 0) {
+    const first = clientProblems[0] ?? '';
+    const name = first.startsWith('headers') ? (input.headers ? '--headers' : 'RAY_JOB_HEADERS') : first.startsWith('token') ? 'RAY_AUTH_TOKEN' : '--address';
+    return fail(`${name}: ${first}`, secrets);
+  }
+
+  const runtimeEnv = readRuntimeEnv(input, readText);
+  if (typeof runtimeEnv === 'string') return fail(runtimeEnv, secrets);
+
+  const entrypoint = input.entrypoint.length === 1 ? (input.entrypoint[0] as string) : shellJoin(input.entrypoint);
+  if (entrypoint.trim() === '') return fail('entrypoint: is empty: put the command after --', secrets);
+
+  const request: SubmitterConfig['request'] = {
+    entrypoint,
+    ...(runtimeEnv !== undefined ? { runtime_env: runtimeEnv } : {}),
+    ...(input['metadata-json'] !== undefined ? { metadata: input['metadata-json'] } : {}),
+    ...(input['entrypoint-num-cpus'] !== undefined ? { entrypoint_num_cpus: input['entrypoint-num-cpus'] } : {}),
+    ...(input['entrypoint-num-gpus'] !== undefined ? { entrypoint_num_gpus: input['entrypoint-num-gpus'] } : {}),
+    ...(input['entrypoint-memory'] !== undefined ? { entrypoint_memory: input['entrypoint-memory'] } : {}),
+    ...(input['entrypoint-resources'] !== undefined ? { entrypoint_resources: input['entrypoint-resources'] } : {}),
+  };
+
+  const explicitLog = input['termination-log'];
+  const terminationLog = explicitLog
+    ? { path: explicitLog, required: true }
+    : writable(defaultTerminationLog)
+      ? { path: defaultTerminationLog, required: false }
+      : undefined;
+
+  return {
+    kind: 'config',
+    config: {
+      baseUrl: address.baseUrl,
+      addressSource: chosen.source,
+      submissionId: flagId ?? envId,
+      request,
+      noWait: input['no-wait'],
+      token,
+      headers,
+      tls,
+      maxUnreachableMs: input['max-unreachable'],
+      healthTimeoutMs: input['health-timeout'],
+      driverLostAfterMs: input['driver-lost-after'],
+      logFormat: input['log-format'],
+      terminationLog,
+      secrets,
+    },
+  };
+}
+
+function readVerify(verify: string | undefined, readText: (path: string) => string): TlsOptions | string {
+  if (verify === undefined || verify.toLowerCase() === 'true') return { verify: true };
+  if (verify.toLowerCase() === 'false') return { verify: false };
+  try {
+    return { verify: true, ca: readText(verify) };
+  } catch {
+    return `--verify: "${verify}" is neither true, false nor a readable CA bundle file`;
+  }
+}
+
+type RuntimeEnvInput = {
+  'runtime-env'?: string | undefined;
+  'runtime-env-json'?: Record<string, unknown> | undefined;
+  'working-dir'?: string | undefined;
+};
+
+function readRuntimeEnv(input: RuntimeEnvInput, readText: (path: string) => string): Record<string, unknown> | undefined | string {
+  if (input['runtime-env'] !== undefined && input['runtime-env-json'] !== undefined) {
+    return '--runtime-env: give either --runtime-env (a YAML file) or --runtime-env-json, not both';
+  }
+  let runtimeEnv = input['runtime-env-json'];
+  const file = input['runtime-env'];
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readText(file);
+    } catch {
+      return `--runtime-env: cannot read the file ${file}`;
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(text);
+    } catch (error) {
+      return `--runtime-env: ${file} is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    }
+    if (parsed === null || parsed === undefined) parsed = {};
+    if (typeof parsed !== 'object' || Array.isArray(parsed)) return `--runtime-env: ${file} must hold a YAML mapping`;
+    runtimeEnv = parsed as Record<string, unknown>;
+  }
+  const workingDir = input['working-dir'];
+  if (workingDir !== undefined) {
+    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(workingDir)) {
+      return (
+        `--working-dir: "${workingDir}" is a local path; this submitter does not upload directories. ` +
+        'Package it and pass a remote URI (s3://, gs://, https://.../dir.zip), or bake it into the image'
+      );
+    }
+    runtimeEnv = { ...(runtimeEnv ?? {}), working_dir: workingDir };
+  }
+  return runtimeEnv;
+}
+
+function isWritableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,21 @@
+// The final word (addition A): core's TerminationMessageSchema, written where Kubernetes reads the container's
+// termination message. Written synchronously: it must land even on the SIGTERM path, which exits at once.
+import { writeFileSync } from 'node:fs';
+import { formatTerminationMessage, type TerminationMessage } from '@rayjob/core';
+import type { Redact } from './redaction.ts';
+
+export type TerminationWrite = { ok: true } | { ok: false; error: string };
+
+export function writeTerminationLog(path: string, message: TerminationMessage, redact: Redact): TerminationWrite {
+  const safe: TerminationMessage = {
+    ...message,
+    ...(message.message !== undefined ? { message: redact(message.message) } : {}),
+  };
+  try {
+    writeFileSync(path, redact(formatTerminationMessage(safe)));
+    return { ok: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return { ok: false, error: `cannot write the termination log ${path}: ${code}` };
+  }
+}
