@@ -29,6 +29,8 @@ function flagValue(words: string[], flag: string): string | undefined {
 
 /** The words after `ray start` in any argv element (shell strings included), or undefined. */
 export function rayStartWords(argv: string[]): string[] | undefined {
+  // Exec form: ["ray", "start", ...] (or a path to ray).
+  if (/(^|\/)ray$/.test(argv[0] ?? '') && argv[1] === 'start') return argv.slice(2);
   for (const item of argv) {
     const match = /(?:^|[\s;&|])ray\s+start(\s[^;&|]*)?/.exec(item);
     if (match !== null) return (match[1] ?? '').trim().split(/\s+/).filter((w) => w !== '').map((w) => w.replace(/^["']|["']$/g, ''));

@@ -71,7 +71,7 @@ describe('readiness probes', () => {
     const script = kind === 'exec'
       ? `setTimeout(() => require('fs').writeFileSync('${flag}', ''), 400); setInterval(() => {}, 1000)`
       : "setTimeout(() => require('http').createServer((q, s) => s.end('ok')).listen(8080), 400); setInterval(() => {}, 1000)";
-    const execProbe = 'exec' in probe ? { exec: { command: probe.exec.command.map((c) => c.replace('$(POD_NAME)', name)) } } : probe;
+    const execProbe = 'exec' in probe && probe.exec !== undefined ? { exec: { command: probe.exec.command.map((c) => c.replace('$(POD_NAME)', name)) } } : probe;
     await createPod(h.client, { metadata: { name }, spec: { containers: [{ name: 'main', image: 'node', args: ['-e', script], ports: [{ name: 'http', containerPort: 8080 }],
       readinessProbe: { ...execProbe, periodSeconds: 2, failureThreshold: 1 } }] } });
     const running = await waitForPhase(h.client, name, ['Running']);

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { podLogPath } from '../../src/kubelet/log-paths.ts';
+import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
+
+const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+describe('stopping the node', () => {
+  it('leaves no process (even one that escaped its process group), network namespace, bridge or pod file', async () => {
+    const h = await startHarness();
+    const network = h.node.network;
+    await createPod(h.client, { metadata: { name: 'runner' }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'setsid sleep 120 & echo escaped=$!; sleep 120'] }] } });
+    await waitForPhase(h.client, 'runner', ['Running']);
+    const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'runner', 'main'));
+    const escaped = await waitFor('escaped pid', () => {
+      const match = /escaped=(\d+)/.exec(existsSync(podLogPath(h.dir, 'default', 'runner', 'main')) ? readFileSync(podLogPath(h.dir, 'default', 'runner', 'main'), 'utf8') : '');
+      return match === null ? undefined : Number(match[1]);
+    });
+    expect(alive(pid) && alive(escaped)).toBe(true);
+    const namespaces = (): string => execFileSync('ip', ['netns', 'list']).toString();
+    const k = network.gatewayIP.split('.')[2];
+    if (network.mode === 'netns') expect(namespaces()).toContain(`rayjob-${k}-`);
+    const dir = h.dir;
+
+    await h.node.stop();
+    expect(alive(pid)).toBe(false);
+    if (network.mode === 'netns') {
+      // Processes that left the container's process group die with its network namespace.
+      // (init reaps it, so allow a moment for the zombie to go)
+      await waitFor('escaped process reaped', () => (alive(escaped) ? undefined : true), 2000);
+      expect(namespaces()).not.toContain(`rayjob-${k}-`);
+      expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(`rjbr${k}:`);
+    }
+    expect(existsSync(join(dir, 'kubelet'))).toBe(false);
+    expect(existsSync(join(dir, 'pods'))).toBe(false);
+    await h.api.stop();
+    await import('node:fs/promises').then((fs) => fs.rm(dir, { recursive: true, force: true }));
+  });
+});
