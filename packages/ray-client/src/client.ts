@@ -4,6 +4,7 @@ import { parseRayAddress, toWebSocketBase } from './address.ts';
 import { classifyStatus } from './classify.ts';
 import { createHttpTransport, type HttpOutcome, type TlsOptions } from './http-transport.ts';
 import { tailJobLogs, type TailOptions, type TailResult } from './log-tail.ts';
+import { streamFromTail, type LogStream } from './log-stream.ts';
 import { judgeNodeLiveness, type NodeLiveness } from './node-liveness.ts';
 import { makeRedactor } from './redact.ts';
 import { ok, type RayResult } from './result.ts';
@@ -43,7 +44,10 @@ export interface RayClient {
   stopJob(submissionId: string, options?: CallOptions): Promise<RayResult<{ stopped: boolean }>>;
   deleteJob(submissionId: string, options?: CallOptions): Promise<RayResult<{ deleted: boolean }>>;
   getLogs(submissionId: string, options?: CallOptions): Promise<RayResult<string>>;
+  /** Log tail with a callback per chunk; resolves with how it ended. Ask for the status after any end. */
   tailLogs(submissionId: string, options: TailOptions): Promise<TailResult>;
+  /** The same tail as an async iterator of chunks plus the end result. */
+  streamLogs(submissionId: string, options?: Omit<TailOptions, 'onChunk'>): LogStream;
   gcsHealth(options?: CallOptions): Promise<RayResult<{ healthy: true }>>;
   nodeLiveness(nodeId: string, options?: CallOptions): Promise<NodeLiveness>;
   /** Closes pooled connections. */
@@ -69,6 +73,8 @@ export function createRayClient(options: RayClientOptions): RayClient {
   const tls: TlsOptions = options.tls ?? {};
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact });
+
+  const tailConfig = { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact };
 
   let cachedVersion: VersionInfo | undefined = options.rayVersion
     ? { version: '4', ray_version: options.rayVersion }
@@ -137,12 +143,8 @@ export function createRayClient(options: RayClientOptions): RayClient {
       const result = toResult(await transport.send('GET', `${jobPath(id)}/logs`, call), LogsResponseSchema, `GET ${jobPath(id)}/logs`);
       return result.kind === 'ok' ? ok(result.value.logs) : result;
     },
-    tailLogs: (id, tailOptions) =>
-      tailJobLogs(
-        { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact },
-        id,
-        tailOptions,
-      ),
+    tailLogs: (id, tailOptions) => tailJobLogs(tailConfig, id, tailOptions),
+    streamLogs: (id, streamOptions = {}) => streamFromTail((o) => tailJobLogs(tailConfig, id, o), streamOptions),
     gcsHealth: async (call = {}) => {
       const outcome = await transport.send('GET', '/api/gcs_healthz', call);
       if (outcome.kind === 'transport-error') return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };

@@ -3,6 +3,7 @@ export { validateRayClientOptions, type RayClientOptions } from './options.ts';
 export { parseRayAddress, type ParsedAddress } from './address.ts';
 export type { TlsOptions } from './http-transport.ts';
 export type { TailOptions, TailResult } from './log-tail.ts';
+export type { LogStream } from './log-stream.ts';
 export type { NodeLiveness } from './node-liveness.ts';
 export { ok, isOk, type RayResult, type RayFailure, type UnavailableCause } from './result.ts';
 export {

@@ -165,3 +165,39 @@ describe('tailLogs', () => {
     await untilStatus(c, 't10', 'SUCCEEDED');
   });
 });
+
+describe('streamLogs', () => {
+  it('yields the chunks with for-await and reports the end', async () => {
+    const e = await emulator();
+    const c = client({ address: e.url });
+    await c.submit({ entrypoint: 'for i in $(seq 1 15); do echo s$i; done', submission_id: 'it1' });
+    const stream = c.streamLogs('it1');
+    let text = '';
+    for await (const chunk of stream.chunks) text += chunk;
+    expect(await stream.end).toMatchObject({ kind: 'closed', code: 1000 });
+    expect(text).toContain('s15\n');
+    const logs = await c.getLogs('it1');
+    expect(logs.kind === 'ok' && logs.value).toBe(text);
+  });
+
+  it('ends the tail when the loop is left early', async () => {
+    const e = await emulator();
+    const c = client({ address: e.url });
+    await c.submit({ entrypoint: longJob, submission_id: 'it2' });
+    const stream = c.streamLogs('it2');
+    for await (const chunk of stream.chunks) {
+      expect(chunk).toContain('started');
+      break;
+    }
+    expect(await stream.end).toMatchObject({ kind: 'aborted' });
+  });
+
+  it('passes a handshake failure through as the end', async () => {
+    const e = await emulator();
+    const stream = client({ address: e.url }).streamLogs('ghost');
+    const seen: string[] = [];
+    for await (const chunk of stream.chunks) seen.push(chunk);
+    expect(seen).toEqual([]);
+    expect(await stream.end).toMatchObject({ kind: 'not-found' });
+  });
+});
