@@ -35,3 +35,16 @@ export const ManagedBySchema = z.string().meta({
     },
   ],
 });
+
+/**
+ * Checks the operator's `--managed-by` value: it must be one the CRDs accept, or no object could ever be
+ * created for it and the operator would silently do nothing.
+ */
+export function checkManagedByFlag(value: string): { ok: true; value: ManagedBy } | { ok: false; message: string } {
+  const accepted = ACCEPTED_MANAGED_BY_VALUES.find((v) => v === value);
+  if (accepted) return { ok: true, value: accepted };
+  return {
+    ok: false,
+    message: `--managed-by must be one of ${ACCEPTED_MANAGED_BY_VALUES.join(', ')} (the values the RayJob CRD accepts); got ${JSON.stringify(value)}`,
+  };
+}

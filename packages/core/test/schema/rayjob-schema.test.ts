@@ -14,6 +14,7 @@ import {
   DEFAULT_MANAGED_BY,
   ManagedBySchema,
   RAYJOB_OPERATOR_MANAGED_BY,
+  checkManagedByFlag,
   isManagedBy,
 } from '../../src/schema/managed-by.ts';
 
@@ -178,6 +179,18 @@ describe('managedBy', () => {
     { managedBy: RAYJOB_OPERATOR_MANAGED_BY, controller: RAYJOB_OPERATOR_MANAGED_BY, ours: true },
   ])('isManagedBy($managedBy, $controller) is $ours', ({ managedBy, controller, ours }) => {
     expect(isManagedBy(managedBy, controller)).toBe(ours);
+  });
+
+  it.each(ACCEPTED_MANAGED_BY_VALUES)('--managed-by %s is accepted', (value) => {
+    expect(checkManagedByFlag(value)).toEqual({ ok: true, value });
+  });
+
+  it('--managed-by with a value the CRD rejects names the accepted values', () => {
+    expect(checkManagedByFlag('my-operator')).toEqual({
+      ok: false,
+      message:
+        '--managed-by must be one of ray.io/kuberay-operator, kueue.x-k8s.io/multikueue, rayjob.io/operator (the values the RayJob CRD accepts); got "my-operator"',
+    });
   });
 
   it('declares the immutability and value CEL rules, listing every accepted value', () => {
