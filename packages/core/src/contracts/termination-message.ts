@@ -47,17 +47,22 @@ export function parseTerminationMessage(text: string | undefined): TerminationMe
 
 /** Serialises a termination message within Kubernetes' 4096-byte limit, shortening `message` if needed. */
 export function formatTerminationMessage(msg: TerminationMessage): string {
-  const encoder = new TextEncoder();
-  let out = JSON.stringify(TerminationMessageSchema.parse(msg));
-  if (encoder.encode(out).length <= TERMINATION_MESSAGE_MAX_BYTES) return out;
-  const { message = '', ...rest } = msg;
-  const overhead = encoder.encode(JSON.stringify({ ...rest, message: '' })).length;
-  let budget = TERMINATION_MESSAGE_MAX_BYTES - overhead - 16;
-  let cut = message;
-  while (budget > 0 && encoder.encode(JSON.stringify(cut)).length - 2 > budget) {
-    cut = cut.slice(0, Math.max(0, cut.length - Math.ceil((cut.length * 0.1) + 1)));
+  const parsed = TerminationMessageSchema.parse(msg);
+  const full = JSON.stringify(parsed);
+  if (byteLength(full) <= TERMINATION_MESSAGE_MAX_BYTES) return full;
+  // Only `message` (Ray's free text) can be long; cut it by whole characters until the JSON fits.
+  const { message = '', ...rest } = parsed;
+  const chars = Array.from(message);
+  let lo = 0;
+  let hi = chars.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (byteLength(JSON.stringify({ ...rest, message: `${chars.slice(0, mid).join('')}…` })) <= TERMINATION_MESSAGE_MAX_BYTES) lo = mid;
+    else hi = mid - 1;
   }
-  out = JSON.stringify({ ...rest, message: cut.length < message.length ? `${cut}…` : cut });
-  if (encoder.encode(out).length > TERMINATION_MESSAGE_MAX_BYTES) out = JSON.stringify(rest);
-  return out;
+  return JSON.stringify(lo > 0 ? { ...rest, message: `${chars.slice(0, lo).join('')}…` } : rest);
+}
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

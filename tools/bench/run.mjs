@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark script in turn. Each prints its own numbers as ratios against a
+// baseline it measures in the same run (so machines of different speed compare). Benchmarks are not tests:
+// they never fail the build on a number, only on a crash.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const benches = [
+  ['core: decision throughput', 'packages/core/bench/decide.bench.ts'],
+  ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.bench.ts'],
+  ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs'],
+];
+const only = process.argv.slice(2);
+let failed = 0;
+for (const [title, file] of benches) {
+  if (only.length && !only.some((o) => file.includes(o))) continue;
+  const path = join(root, file);
+  console.log(`\n=== ${title} (${file})`);
+  if (!existsSync(path)) {
+    console.log(`skipped: ${file} does not exist`);
+    continue;
+  }
+  const r = spawnSync(process.execPath, ['--conditions=@rayjob/source', path], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    console.log(`bench failed: ${file} exited ${r.status ?? r.signal}`);
+  }
+}
+process.exit(failed ? 1 : 0);
