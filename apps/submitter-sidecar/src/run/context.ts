@@ -44,7 +44,7 @@ export function pacingFor(config: Pick<SubmitterConfig, 'driverLostAfterMs' | 'm
   return {
     healthPollMs: clamp((config.healthTimeoutMs ?? Infinity) / 4, 50, 2_000),
     // Several looks per --driver-lost-after, so a lost driver is noticed close to the bound.
-    statusPollMs: clamp(config.driverLostAfterMs / 4, 50, 5_000),
+    statusPollMs: clamp(config.driverLostAfterMs / 4, 50, 2_000),
     backoffMinMs: clamp(config.maxUnreachableMs / 40, 25, 250),
     backoffMaxMs: clamp(config.maxUnreachableMs / 4, 100, 5_000),
     tailGraceMs: 5_000,

@@ -42,10 +42,18 @@ export async function followJob(ctx: RunContext, submissionId: string): Promise<
     ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
     let verdict: Outcome | undefined;
 
+    // Output flowing while the job was last seen PENDING means it runs now: look at once rather than at the
+    // next poll, so the termination message carries RUNNING and the driver's node as early as possible.
+    let wake = new AbortController();
+    const onChunk = (chunk: string) => {
+      printer.onChunk(chunk);
+      if (ctx.knowledge.lastStatus === undefined || ctx.knowledge.lastStatus === 'PENDING') wake.abort();
+    };
     const watcher = (async () => {
       let terminalSince: number | undefined;
       while (!stop.signal.aborted) {
-        await clock.sleep(pacing.statusPollMs, stop.signal);
+        if (!wake.signal.aborted) await clock.sleep(pacing.statusPollMs, AbortSignal.any([stop.signal, wake.signal]));
+        wake = new AbortController();
         if (stop.signal.aborted) return;
         const look = await observeJob(ctx, submissionId);
         verdict = verdictOf(ctx, look);
@@ -59,7 +67,7 @@ export async function followJob(ctx: RunContext, submissionId: string): Promise<
     })();
 
     printer.newConnection();
-    const tail = await client.tailLogs(submissionId, { onChunk: printer.onChunk, signal: stop.signal, keepAliveMs: 15_000 });
+    const tail = await client.tailLogs(submissionId, { onChunk, signal: stop.signal, keepAliveMs: 15_000 });
     stop.abort();
     ctx.signal.removeEventListener('abort', onOuterAbort);
     await watcher;
