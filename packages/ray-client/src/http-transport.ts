@@ -47,6 +47,20 @@ export function createHttpTransport(config: {
     path: string,
     options: { json?: unknown; timeoutMs?: number } = {},
   ): Promise<HttpOutcome> {
+    const first = await sendOnce(method, path, options);
+    // A pooled keep-alive socket the server has since closed fails at once with a reset. A GET is safe to
+    // repeat on a fresh connection; a POST or DELETE is not repeated (the caller decides).
+    if (method === 'GET' && first.kind === 'transport-error' && first.cause === 'reset') {
+      return sendOnce(method, path, options);
+    }
+    return first;
+  }
+
+  async function sendOnce(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    options: { json?: unknown; timeoutMs?: number },
+  ): Promise<HttpOutcome> {
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
     const headers: Record<string, string> = { ...config.headers };
     let body: string | undefined;

@@ -109,6 +109,20 @@ describe('error classes, as values', () => {
     expect(kindOf(await client({ address: s.url }).getJob('x'))).toBe('unavailable/reset');
   });
 
+  it('repeats a GET once on a fresh connection after a reset, never a POST', async () => {
+    let seen = 0;
+    const s = await rawServer((req, res) => {
+      seen += 1;
+      if (seen % 2 === 1) return void req.socket.destroy();
+      res.end('{"stopped":true}');
+    });
+    const c = client({ address: s.url });
+    expect((await c.getJob('x')).kind).toBe('bad-response'); // second attempt answered (with a non-job body)
+    expect(seen).toBe(2);
+    expect(kindOf(await c.stopJob('x'))).toBe('unavailable/reset');
+    expect(seen).toBe(3);
+  });
+
   it.each([
     ['not JSON', 'oops', 'GET /api/jobs/x: the answer is not JSON'],
     ['a wrong shape', '{"status":"DANCING"}', 'GET /api/jobs/x: unexpected shape at status'],
