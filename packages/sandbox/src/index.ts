@@ -1,9 +1,15 @@
-// Public API of @rayjob/sandbox: an in-memory Kubernetes API server and the sandbox that composes it
-// with node-side components.
+// Public API of @rayjob/sandbox: an in-memory Kubernetes API server, and the sandbox that composes it
+// with the node side (kubelet, pod network, cluster DNS, endpoints controller) and the Job controller.
 export { startApiServer } from './apiserver/server.ts';
 export type { ApiServer, ApiServerOptions } from './apiserver/server.ts';
-export { startSandbox, registerDefaultComponent } from './sandbox.ts';
+export { startSandbox } from './sandbox.ts';
 export type { Sandbox, SandboxOptions, SandboxComponent, SandboxComponentContext, StartedComponent } from './sandbox.ts';
 export { kubeconfigYaml } from './apiserver/kubeconfig.ts';
+export { podLogPath } from './apiserver/pod-logs.ts';
 export { microNow, timeNow } from './apiserver/microtime.ts';
 export type { KubeObject, ObjectMeta, OwnerReference } from './store/types.ts';
+export type { ImageCatalog, ImageProgram, ImageProgramContext } from './kubelet/image-program.ts';
+export type { SandboxNode, SandboxNodeOptions } from './kubelet/sandbox-node.ts';
+export type { JobController } from './job-controller/index.ts';
+export { rayEmulatorImage } from './kubelet/ray-image.ts';
+export { deletePod, forceDeletePod, evictPod, oomKillContainer, rayHeadFault } from './faults/index.ts';

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// rayjob-sandbox up [--dir D] [--crds file...] [--no-kubelet] [--no-job-controller] [--port N]
+//   starts a sandbox, prints the kubeconfig path, stays up until SIGTERM/SIGINT.
+// rayjob-sandbox down [--dir D]
+//   stops the sandbox running in D (pid file), waits for it to exit, removes D.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startSandbox } from './sandbox.ts';
+
+const usage = `usage:
+  rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--port N] [--no-kubelet] [--no-job-controller]
+  rayjob-sandbox down [--dir DIR]
+DIR defaults to ${join(tmpdir(), 'rayjob-sandbox')}.`;
+
+const pidFile = (dir: string): string => join(dir, 'sandbox.pid');
+
+function fail(message: string): never {
+  process.stderr.write(`rayjob-sandbox: ${message}\n${usage}\n`);
+  process.exit(2);
+}
+
+async function up(dir: string, crds: string[], port: number | undefined, kubelet: boolean, jobController: boolean): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  if (existsSync(pidFile(dir))) {
+    const pid = Number(readFileSync(pidFile(dir), 'utf8'));
+    if (isAlive(pid)) fail(`a sandbox is already running in ${dir} (pid ${pid}); run \`rayjob-sandbox down --dir ${dir}\` first`);
+  }
+  const sandbox = await startSandbox({
+    dir,
+    crds: crds.map((c) => resolve(c)),
+    kubelet,
+    jobController,
+    ...(port !== undefined && { apiServer: { port } }),
+  });
+  writeFileSync(pidFile(dir), String(process.pid));
+  process.stdout.write(`${sandbox.kubeconfigPath}\n`);
+  process.stderr.write(`rayjob-sandbox: API server ${sandbox.url}; export KUBECONFIG=${sandbox.kubeconfigPath}\n`);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await sandbox.stop();
+    rmSync(pidFile(dir), { force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function down(dir: string): Promise<void> {
+  if (existsSync(pidFile(dir))) {
+    const pid = Number(readFileSync(pidFile(dir), 'utf8'));
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+      process.kill(pid, 'SIGTERM');
+      const deadline = Date.now() + 15_000;
+      while (isAlive(pid)) {
+        if (Date.now() > deadline) {
+          process.kill(pid, 'SIGKILL');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(`stopped; removed ${dir}\n`);
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    dir: { type: 'string' },
+    crds: { type: 'string', multiple: true },
+    port: { type: 'string' },
+    'no-kubelet': { type: 'boolean' },
+    'no-job-controller': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const dir = resolve(values.dir ?? join(tmpdir(), 'rayjob-sandbox'));
+const port = values.port === undefined ? undefined : Number(values.port);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) fail(`--port must be an integer 0-65535, got ${values.port}`);
+if (values.help) {
+  process.stdout.write(`${usage}\n`);
+} else if (positionals[0] === 'up') {
+  await up(dir, values.crds ?? [], port, !values['no-kubelet'], !values['no-job-controller']);
+} else if (positionals[0] === 'down') {
+  await down(dir);
+} else {
+  fail(positionals[0] === undefined ? 'missing command' : `unknown command "${positionals[0]}"`);
+}
