@@ -1,0 +1,48 @@
+// The two pieces of pure logic the contract leans on, with an injected clock: the replay-skipping printer
+// and the driver-liveness count.
+import type { NodeLiveness } from '@rayjob/ray-client';
+import { describe, expect, it } from 'vitest';
+import { createLogPrinter } from '../src/run/follow-logs.ts';
+import { createDriverWatch } from '../src/run/watch-driver.ts';
+
+describe('the log printer prints every byte of the job log exactly once', () => {
+  it.each([
+    { name: 'one connection', connections: [['a\n', 'b\n']], complete: 'a\nb\n', printed: 'a\nb\n' },
+    { name: 'a reconnect replays from the start', connections: [['a\n', 'b\n'], ['a\n', 'b\n', 'c\n']], complete: undefined, printed: 'a\nb\nc\n' },
+    { name: 'replay chunked differently', connections: [['a\nb', '\nc'], ['a\nb\nc\nd\n']], complete: undefined, printed: 'a\nb\nc\nd\n' },
+    { name: 'a reconnect that has not caught up yet', connections: [['a\nb\nc\n'], ['a\n'], ['a\nb\nc\nd\n']], complete: undefined, printed: 'a\nb\nc\nd\n' },
+    { name: 'the last chunk never arrived', connections: [['a\n', 'b\n']], complete: 'a\nb\nlast\n', printed: 'a\nb\nlast\n' },
+    { name: 'non-ASCII counted in bytes', connections: [['ü€\n'], ['ü€\n', 'ß\n']], complete: 'ü€\nß\nend', printed: 'ü€\nß\nend' },
+    { name: 'complete adds nothing when all arrived', connections: [['x\n']], complete: 'x\n', printed: 'x\n' },
+  ])('$name', ({ connections, complete, printed }) => {
+    let out = '';
+    const printer = createLogPrinter((t) => (out += t));
+    for (const chunks of connections) {
+      printer.newConnection();
+      for (const chunk of chunks) printer.onChunk(chunk);
+    }
+    if (complete !== undefined) printer.complete(complete);
+    expect(out).toBe(printed);
+    expect(printer.printedBytes()).toBe(Buffer.byteLength(printed));
+  });
+});
+
+describe('the driver watch counts only conclusive DEAD or missing answers while RUNNING', () => {
+  const alive: NodeLiveness = { kind: 'alive' };
+  const dead: NodeLiveness = { kind: 'dead' };
+  const missing: NodeLiveness = { kind: 'missing' };
+  const unsure: NodeLiveness = { kind: 'inconclusive', reason: 'HTTP 500 from /nodes' };
+  const running = { status: 'RUNNING' as const, driver_node_id: 'n1' };
+  type Step = [at: number, job: { status: 'RUNNING' | 'PENDING'; driver_node_id: string | null }, liveness: NodeLiveness | undefined, expected: 'ok' | 'lost'];
+  it.each<{ name: string; steps: Step[] }>([
+    { name: 'DEAD for the whole bound is lost', steps: [[0, running, dead, 'ok'], [500, running, dead, 'ok'], [1000, running, dead, 'lost']] },
+    { name: 'missing counts like DEAD', steps: [[0, running, missing, 'ok'], [1000, running, missing, 'lost']] },
+    { name: 'ALIVE in between resets', steps: [[0, running, dead, 'ok'], [600, running, alive, 'ok'], [1200, running, dead, 'ok'], [2100, running, dead, 'ok'], [2200, running, dead, 'lost']] },
+    { name: 'inconclusive never counts', steps: [[0, running, unsure, 'ok'], [5000, running, unsure, 'ok']] },
+    { name: 'inconclusive does not reset a DEAD streak', steps: [[0, running, dead, 'ok'], [500, running, unsure, 'ok'], [1000, running, dead, 'lost']] },
+    { name: 'not RUNNING resets', steps: [[0, running, dead, 'ok'], [900, { status: 'PENDING', driver_node_id: null }, undefined, 'ok'], [1500, running, dead, 'ok']] },
+  ])('$name', ({ steps }) => {
+    const watch = createDriverWatch(1000);
+    for (const [at, job, liveness, expected] of steps) expect(watch.observe(job, liveness, at)).toBe(expected);
+  });
+});
