@@ -1,14 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Run from anywhere (repo root or the package): test paths are relative to this folder.
+  root: fileURLToPath(new URL('.', import.meta.url)),
   test: {
     name: 'ray-conformance',
     environment: 'node',
     include: ['test/**/*.test.ts'],
     // A real Ray head takes 10-25 s to start on 2 cores; each file bounds its own waits.
     testTimeout: 120_000,
-    hookTimeout: 180_000,
+    hookTimeout: 240_000,
     // Heads are heavy (~1.7 GB RSS, several processes): never run two test files at once.
     fileParallelism: false,
+    // Scenarios on the shared head run a few at a time: each job starts a Ray worker process.
+    maxConcurrency: 3,
   },
 });

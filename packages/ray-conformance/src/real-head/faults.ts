@@ -36,6 +36,8 @@ export async function killRayProcess(head: HeadIdentity, role: RayProcessRole): 
 }
 
 export type RealHeadFaults = {
+  /** Kills the JobHead subprocess and resolves once it is gone (the dashboard restarts it within ~1 s). */
+  killJobHead(): Promise<number>;
   /** Kills the JobHead subprocess; resolves when the dashboard has started a new one. */
   restartJobHead(): Promise<{ killedPid: number; newPid: number }>;
   /** Kills the head node's DashboardAgent (the raylet fate-shares with it). */
@@ -47,6 +49,15 @@ export type RealHeadFaults = {
 
 export function realHeadFaults(head: HeadIdentity): RealHeadFaults {
   return {
+    async killJobHead() {
+      const pid = await killRayProcess(head, 'jobHead');
+      await pollUntil(async () => ((await listHeadProcesses(head)).some((p) => p.pid === pid) ? undefined : true), {
+        what: `JobHead ${pid} to exit`,
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
+      return pid;
+    },
     async restartJobHead() {
       const killedPid = await killRayProcess(head, 'jobHead');
       const replacement = await pollUntil(

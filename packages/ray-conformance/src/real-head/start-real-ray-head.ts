@@ -59,6 +59,9 @@ export async function startRealRayHead(options: RealRayHeadOptions = {}): Promis
     RAY_USAGE_STATS_ENABLED: '0',
     // Without this Ray replaces 127.0.0.1 by the machine's outward address (see FINDINGS.md).
     RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER: '0',
+    // The dashboard gives each module subprocess 30 s to start, which a loaded 2-core
+    // machine can miss (observed: "Module MetricsHead failed to start"); the head then dies.
+    RAY_DASHBOARD_SUBPROCESS_MODULE_WAIT_READY_TIMEOUT: '150',
     ...(options.authToken ? { RAY_AUTH_MODE: 'token', RAY_AUTH_TOKEN: options.authToken } : {}),
   });
   const args = [
@@ -95,7 +98,9 @@ export async function startRealRayHead(options: RealRayHeadOptions = {}): Promis
     );
     if (!exited) await Promise.race([childExited, sleep(5_000)]);
     log.end();
-    await rm(tempDir, { recursive: true, force: true });
+    // RAYJOB_KEEP_RAY_LOGS=1 keeps the session logs for a post-mortem.
+    if (process.env.RAYJOB_KEEP_RAY_LOGS === '1') console.log(`ray head logs kept in ${tempDir}`);
+    else await rm(tempDir, { recursive: true, force: true });
   };
 
   const authHeaders: Record<string, string> = options.authToken ? { authorization: `Bearer ${options.authToken}` } : {};
@@ -105,7 +110,7 @@ export async function startRealRayHead(options: RealRayHeadOptions = {}): Promis
     return res.kind === 'response' && res.status === 200 ? true : undefined;
   };
   try {
-    const timeoutMs = options.startTimeoutMs ?? 90_000;
+    const timeoutMs = options.startTimeoutMs ?? 180_000;
     await pollUntil(() => answers200(`${url}/api/gcs_healthz`), { what: 'the dashboard /api/gcs_healthz', timeoutMs, intervalMs: 250 });
     await pollUntil(() => answers200(`${url}/api/version`, authHeaders), { what: 'the dashboard /api/version', timeoutMs, intervalMs: 250 });
     // Submissions go to the head's agent, which starts after the dashboard.

@@ -1,0 +1,36 @@
+/**
+ * Real Ray vs the emulator, on one shared real head (scenarios here never destroy it).
+ * Each scenario runs against both targets at once; real Ray's observations are checked
+ * against FINDINGS.md, then the emulator's must equal them.
+ */
+import { afterAll, beforeAll, it } from 'vitest';
+import { runOnBoth } from '../src/conformance/compare.ts';
+import type { Scenario } from '../src/conformance/scenario.ts';
+import { lifecycleScenarios } from '../src/conformance/scenarios/lifecycle.ts';
+import { submitScenarios } from '../src/conformance/scenarios/submit.ts';
+import { surfaceScenarios } from '../src/conformance/scenarios/surface.ts';
+import { tailScenarios } from '../src/conformance/scenarios/tail.ts';
+import { describeRealTier, realTier } from '../src/conformance/tier.ts';
+import { startEmulatorTarget, type EmulatorTarget } from '../src/targets/emulator.ts';
+import { startRealTarget, type RealTarget } from '../src/targets/real.ts';
+
+const scenarios: Scenario[] = [...surfaceScenarios, ...submitScenarios, ...lifecycleScenarios, ...tailScenarios];
+const provisioning = await realTier();
+
+describeRealTier(provisioning, 'real Ray 2.58 vs emulator (shared head)', () => {
+  let real: RealTarget | undefined;
+  let emulator: EmulatorTarget | undefined;
+
+  beforeAll(async () => {
+    [real, emulator] = await Promise.all([startRealTarget(), startEmulatorTarget()]);
+    console.log(`real head up in ${real.head.startupMs} ms, ${await real.head.rssMb()} MB RSS`);
+  });
+  afterAll(async () => {
+    await Promise.all([real?.stop(), emulator?.stop()]);
+  });
+
+  it.concurrent.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
+    if (!real || !emulator) throw new Error('targets did not start');
+    await runOnBoth(scenario, real, emulator);
+  });
+});

@@ -1,0 +1,30 @@
+/** Faults that destroy a head: each scenario gets a fresh real head (and a fresh emulator). */
+import { afterEach, it } from 'vitest';
+import { runOnBoth } from '../src/conformance/compare.ts';
+import { agentKilledScenario, dashboardKilledScenario } from '../src/conformance/scenarios/faults.ts';
+import type { Target } from '../src/conformance/target.ts';
+import { describeRealTier, realTier } from '../src/conformance/tier.ts';
+import { startEmulatorTarget } from '../src/targets/emulator.ts';
+import { startRealTarget } from '../src/targets/real.ts';
+
+const provisioning = await realTier();
+
+describeRealTier(provisioning, 'real Ray 2.58 vs emulator (destructive faults, one head each)', () => {
+  let targets: Target[] = [];
+  afterEach(async () => {
+    await Promise.all(targets.map((t) => t.stop()));
+    targets = [];
+  });
+
+  it.each([agentKilledScenario, dashboardKilledScenario].map((s) => [s.name, s] as const))(
+    '%s',
+    async (_name, scenario) => {
+      const [real, emulator] = await Promise.all([startRealTarget(), startEmulatorTarget()]);
+      targets = [real, emulator];
+      const seen = await runOnBoth(scenario, real, emulator);
+      const info = Object.entries(seen.real).filter(([k]) => k.startsWith('_'));
+      console.log(`${scenario.name}\n  real: ${JSON.stringify(Object.fromEntries(info))}; ray start --block alive: ${real.head.blockProcessAlive()}`);
+    },
+    400_000,
+  );
+});
