@@ -41,6 +41,15 @@ async function ip(...args: string[]): Promise<void> {
   await run('ip', args);
 }
 
+/** Runs several `ip` commands in one process (`ip -batch -`), optionally inside a namespace. */
+function ipBatch(lines: string[], netns?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const args = netns === undefined ? ['-batch', '-'] : ['-n', netns, '-batch', '-'];
+    const child = execFile('ip', args, (error) => (error === null ? resolve() : reject(error)));
+    child.stdin?.end(`${lines.join('\n')}\n`);
+  });
+}
+
 async function ipOutput(...args: string[]): Promise<string> {
   return (await run('ip', args)).stdout;
 }
@@ -116,12 +125,16 @@ export async function startNetnsNetwork(): Promise<PodNetwork> {
       pods.set(podUid, { octet, netns, hostVeth });
       try {
         await ip('netns', 'add', netns);
-        await ip('link', 'add', hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', netns);
-        await ip('link', 'set', hostVeth, 'master', bridge, 'up');
-        await ip('-n', netns, 'addr', 'add', `${podIP}/24`, 'dev', 'eth0');
-        await ip('-n', netns, 'link', 'set', 'eth0', 'up');
-        await ip('-n', netns, 'link', 'set', 'lo', 'up');
-        await ip('-n', netns, 'route', 'add', 'default', 'via', gatewayIP);
+        await ipBatch([
+          `link add ${hostVeth} type veth peer name eth0 netns ${netns}`,
+          `link set ${hostVeth} master ${bridge} up`,
+        ]);
+        await ipBatch([
+          `addr add ${podIP}/24 dev eth0`,
+          'link set eth0 up',
+          'link set lo up',
+          `route add default via ${gatewayIP}`,
+        ], netns);
       } catch (error) {
         await detach(podUid);
         throw new Error(`pod network: could not set up namespace ${netns}: ${(error as Error).message}`);

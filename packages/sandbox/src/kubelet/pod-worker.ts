@@ -280,11 +280,13 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       podIP = address.ip;
       netns = address.netns;
     } catch (error) {
+      if (terminating) return;
       deps.log(`pod ${namespace}/${name}: ${(error as Error).message}`);
       later(workerTimers, 1000, () => void begin());
       return;
     }
-    if (terminating) return;
+    // Deleted while the network was being set up: cleanUp may already have run, so release it here.
+    if (terminating) { await deps.network.detach(uid); return; }
     mkdirSync(podDir, { recursive: true });
     files = writePodFiles(podDir, pod, podIP, deps.dns);
     sandboxReady = true;

@@ -89,4 +89,11 @@ describe('Job controller against the API server and kubelet', () => {
     expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
     expect(job.status?.active).toBe(0);
   });
+
+  it('deleting a Job lets its pods go (tracking finalizers of orphans are removed)', async () => {
+    await createJob('doomed', {}, ['sleep', '30']);
+    const pod = await waitFor('pod running', async () => (await podsOf('doomed')).find((p) => p.status?.phase === 'Running'));
+    await h.client.remove(resources.jobs, { namespace: 'default', name: 'doomed' }, { propagationPolicy: 'Background' });
+    await waitFor('pod gone', async () => ((await h.client.get(resources.pods, { namespace: 'default', name: pod.metadata.name ?? '' })).ok ? undefined : true));
+  });
 });
