@@ -1,6 +1,6 @@
 export * from './names.ts';
 export * from './labels.ts';
-export { shellQuote, shellJoin } from './quoting.ts';
+export { shellQuote, shellJoin } from '../go-text/quoting.ts';
 export * from './sorted-json.ts';
 export * from './dashboard.ts';
 export * from './auth-env.ts';

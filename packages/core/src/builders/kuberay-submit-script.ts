@@ -1,4 +1,4 @@
-import { goJsonEscape, goQuote, shellQuote } from './quoting.ts';
+import { goJsonEscape, goQuote, shellQuote } from '../go-text/quoting.ts';
 import { sortedJson } from './sorted-json.ts';
 import type { SubmissionOptions } from './submitter-command.ts';
 

@@ -92,5 +92,5 @@ export function isValidLabelValue(value: string): string[] {
 /** Go's `%v` of a []string: "[a b]". */
 export const goStringList = (items: readonly string[]): string => `[${items.join(' ')}]`;
 
-/** Go's `%q` for the plain strings we quote (JSON escaping is the same for them). */
-export const goQuote = (s: string): string => JSON.stringify(s);
+/** Go's `%q` (strconv.Quote), shared with the builders. */
+export { goQuote } from '../go-text/quoting.ts';

@@ -52,16 +52,16 @@ const driverArb: fc.Arbitrary<DecisionInput['driverNode']> = fc.constantFrom(
 );
 
 const submitterJobArb: fc.Arbitrary<K8sJob | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(submitterJob()),
+  fc.constant<K8sJob | undefined>(undefined),
+  fc.constant<K8sJob | undefined>(submitterJob()),
   seconds.map((s) => submitterJob({ type: 'Complete', at: s })),
   seconds.map((s) => submitterJob({ type: 'Failed', at: s, reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' })),
 );
 
 const headPodsArb: fc.Arbitrary<Pod[]> = fc.oneof(
-  fc.constant([]),
-  fc.constant([headPod()]),
-  fc.constant([headPod(), headPod()]),
+  fc.constant<Pod[]>([]),
+  fc.constant<Pod[]>([headPod()]),
+  fc.constant<Pod[]>([headPod(), headPod()]),
   fc.record({ code: fc.constantFrom(0, 1, 5), at: seconds }).map(({ code, at: s }) => [headPod({ exitCode: code, finishedAt: s })]),
   fc.integer({ min: 0, max: 3 }).map((n) => [headPod({ restartCount: n, lastTerminated: true })]),
 );

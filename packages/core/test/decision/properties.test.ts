@@ -47,7 +47,7 @@ describe('decision properties', () => {
         if (!isJobDeploymentTerminal(d.status.jobDeploymentStatus) && d.status.jobDeploymentStatus !== 'Retrying') return;
         // Terminal is allowed only for reasons that are not the submitter's: a deadline, a vanished cluster or
         // head, the status-check timer.
-        const allowed = new Set([messages.headPodNotFound]);
+        const allowed = new Set<string>([messages.headPodNotFound]);
         expect(d.status.reason === 'DeadlineExceeded' || allowed.has(d.status.message ?? '') || d.status.message?.includes('was deleted while the RayJob was running'), `${d.status.reason}: ${d.status.message}`).toBe(true);
       }),
       params,

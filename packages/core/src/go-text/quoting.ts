@@ -1,4 +1,6 @@
 /**
+ * Text as KubeRay's Go code writes it, so messages and scripts match byte for byte.
+ *
  * Go's strconv.Quote, which KubeRay uses for the values it splices into its `bash -ce` submit script: a
  * double-quoted string with \" \\ and control characters escaped; printable Unicode is kept as is.
  */
