@@ -1,0 +1,83 @@
+// The shipped artifact as a real process: the bundle, and the image's /submitter entry (bin/submitter).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTerminationMessage } from '@rayjob/core';
+import { fastTiming, startRayEmulator, type RayEmulator } from '@rayjob/ray-emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countingJob, occurrences } from './support/in-process.ts';
+import { waitFor } from './support/poll.ts';
+import { spawnSubmitter } from './support/process.ts';
+
+let emulator: RayEmulator;
+beforeEach(async () => {
+  emulator = await startRayEmulator({ timing: fastTiming });
+});
+afterEach(async () => {
+  await emulator.stop();
+});
+const statusOf = (sid: string) => emulator.jobs().find((j) => j.submissionId === sid)?.status;
+
+describe('ray-job-submitter as a process', () => {
+  it('killed and started again: attaches to the one job and prints each line once', async () => {
+    const sid = 'reattach-1';
+    const env = { RAY_DASHBOARD_ADDRESS: emulator.url, RAY_JOB_SUBMISSION_ID: sid };
+    const first = spawnSubmitter(['--', countingJob(40, 0.05)], env);
+    await waitFor(() => first.stdout().includes('line 3\n'), 'the first submitter to print', 15_000);
+    first.child.kill('SIGKILL'); // OOMKill, eviction: no chance to clean up
+    await first.waitForExit();
+
+    const second = spawnSubmitter(['--', countingJob(40, 0.05)], env);
+    const { code } = await second.waitForExit(20_000);
+    expect(code).toBe(0);
+    expect(second.stdout()).toContain(`Job '${sid}' has already been submitted, tailing logs.`);
+    expect(second.stdout()).toContain(`Job '${sid}' succeeded`);
+    for (let i = 1; i <= 40; i += 1) expect(occurrences(second.stdout(), `line ${i}\n`)).toBe(1);
+    expect(emulator.jobs().filter((j) => j.submissionId === sid)).toHaveLength(1);
+    expect(emulator.requests().filter((r) => r.method === 'POST' && r.path === '/api/jobs/')).toHaveLength(1);
+  });
+
+  it('SIGTERM through the image entry (/submitter = bin/submitter): exits 143 at once, the job keeps running', async () => {
+    const sid = 'sigterm-1';
+    const terminationLog = join(mkdtempSync(join(tmpdir(), 'submitter-sig-')), 'termination-log');
+    const proc = spawnSubmitter(
+      ['--termination-log', terminationLog, '--', countingJob(400, 0.05)],
+      { RAY_DASHBOARD_ADDRESS: emulator.url, RAY_JOB_SUBMISSION_ID: sid },
+      'image-entry',
+    );
+    await waitFor(() => proc.stdout().includes('line 2\n'), 'the job to print', 15_000);
+    const sentAt = Date.now();
+    proc.child.kill('SIGTERM');
+    const exit = await proc.waitForExit(5_000);
+    expect(exit).toEqual({ code: 143, signal: null }); // node itself exited 143: the script exec'd it
+    expect(Date.now() - sentAt).toBeLessThan(3_000);
+    expect(proc.stderr()).toContain(`exiting without stopping job '${sid}'`);
+    expect(statusOf(sid)).toBe('RUNNING');
+    // Still running a moment later: nothing stopped it.
+    const printedBefore = (await fetchLog(sid)).length;
+    await waitFor(async () => (await fetchLog(sid)).length > printedBefore, 'the job to keep printing');
+    expect(statusOf(sid)).toBe('RUNNING');
+    expect(emulator.requests().some((r) => r.path.endsWith('/stop'))).toBe(false);
+    expect(parseTerminationMessage(readFileSync(terminationLog, 'utf8'))).toMatchObject({
+      submissionId: sid,
+      reason: 'Terminated',
+      exitCode: 143,
+      lastStatus: 'RUNNING',
+    });
+  });
+});
+
+async function fetchLog(sid: string): Promise<string> {
+  const response = await import('node:http').then(
+    (http) =>
+      new Promise<string>((resolve, reject) => {
+        http
+          .get(`${emulator.url}/api/jobs/${sid}/logs`, (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (t: string) => (body += t)).on('end', () => resolve(body));
+          })
+          .on('error', reject);
+      }),
+  );
+  return (JSON.parse(response) as { logs: string }).logs;
+}
