@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRayVersions, gateSubmitBody } from '../src/index.ts';
-import { client, emulator } from './support/fixtures.ts';
+import { client, emulator, untilStatus } from './support/fixtures.ts';
 
 const everything = {
   entrypoint: 'true',
@@ -33,6 +33,15 @@ describe('version-aware submit', () => {
     const e = await emulator({ rayVersion: '2.7.0' });
     const result = await client({ address: e.url, rayVersion: '2.58.0' }).submit(everything);
     expect(result.kind).toBe('rejected');
+  });
+
+  it.each(['2.9.3', '2.7.1'])('reads a FAILED job from Ray %s (error_type null, maybe no driver_exit_code)', async (rayVersion) => {
+    const e = await emulator({ rayVersion });
+    const c = client({ address: e.url });
+    await c.submit({ entrypoint: 'exit 2', submission_id: 'old' });
+    await untilStatus(c, 'old', 'FAILED');
+    const job = await c.getJob('old');
+    expect(job).toMatchObject({ kind: 'ok', value: { status: 'FAILED', error_type: null } });
   });
 
   it('passes the version-read failure through instead of guessing', async () => {

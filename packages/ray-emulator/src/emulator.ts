@@ -8,6 +8,7 @@ import { createNodeTable } from './nodes.ts';
 import { createFaultGate } from './request-gate.ts';
 import type { DashboardState } from './routes.ts';
 import { rayDefaultTiming, type EmulatorTiming } from './timing.ts';
+import { rayFeatures } from './version.ts';
 
 export interface RayEmulatorOptions {
   host?: string;
@@ -57,6 +58,8 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
   const host = options.host ?? '127.0.0.1';
   const timing: EmulatorTiming = { ...rayDefaultTiming, ...options.timing };
   const now = () => Date.now();
+  const rayVersion = options.rayVersion ?? '2.58.0';
+  const features = rayFeatures(rayVersion);
   const nodes = createNodeTable(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, now);
   const jobs = createJobManager({
     nodes,
@@ -65,6 +68,7 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
     cwd: options.cwd,
     env: options.env ?? {},
     now,
+    features,
   });
   let dropLast = false;
   let jobHeadDownUntil = 0;
@@ -75,7 +79,8 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
   const state: DashboardState = {
     jobs,
     nodes,
-    rayVersion: options.rayVersion ?? '2.58.0',
+    rayVersion,
+    features,
     rayCommit,
     sessionName: newSessionName(new Date()),
     authEnabled: options.authToken !== undefined,

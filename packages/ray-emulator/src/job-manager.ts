@@ -7,6 +7,7 @@ import {
   cpuGpuResourceStartFailure,
   entrypointFailedMessage,
   lastLogLines,
+  legacyFailedMessage,
   pendingMessage,
   runtimeEnvSetupLine,
   startTimeoutMessage,
@@ -14,6 +15,7 @@ import {
 } from './ray-texts.ts';
 import type { SubmitRequest } from './submit-request.ts';
 import type { EmulatorTiming } from './timing.ts';
+import type { RayFeatures } from './version.ts';
 
 export type JobStatus = 'PENDING' | 'RUNNING' | 'STOPPED' | 'SUCCEEDED' | 'FAILED';
 
@@ -47,6 +49,7 @@ export interface JobManagerDeps {
   cwd: string | undefined;
   env: Record<string, string>;
   now: () => number;
+  features: RayFeatures;
 }
 
 export function createJobManager(deps: JobManagerDeps) {
@@ -159,9 +162,10 @@ export function createJobManager(deps: JobManagerDeps) {
     } else if (exitCode === 0) {
       setStatus(job, 'SUCCEEDED', { message: statusMessages.succeeded, driverExitCode: 0 });
     } else {
+      const tail = lastLogLines(logs.get(job.submissionId) ?? '');
       setStatus(job, 'FAILED', {
         errorType: 'JOB_ENTRYPOINT_COMMAND_ERROR',
-        message: entrypointFailedMessage(exitCode, lastLogLines(logs.get(job.submissionId) ?? '')),
+        message: deps.features.driverExitCode ? entrypointFailedMessage(exitCode, tail) : legacyFailedMessage(tail),
         driverExitCode: exitCode,
       });
     }
@@ -242,9 +246,12 @@ export function createJobManager(deps: JobManagerDeps) {
 
 export type JobManager = ReturnType<typeof createJobManager>;
 
-/** JobDetails exactly as Ray's REST answer: 15 keys, in Ray's order (§3.4). */
-export function jobDetails(job: JobRecord): Record<string, unknown> {
-  return {
+/**
+ * JobDetails exactly as Ray's REST answer: 15 keys, in Ray's order (§3.4). Older Rays: no
+ * `driver_exit_code` before ~2.8, `error_type` always null before ~2.50.
+ */
+export function jobDetails(job: JobRecord, features: RayFeatures): Record<string, unknown> {
+  const details: Record<string, unknown> = {
     type: 'SUBMISSION',
     job_id: null,
     submission_id: job.submissionId,
@@ -252,7 +259,7 @@ export function jobDetails(job: JobRecord): Record<string, unknown> {
     status: job.status,
     entrypoint: job.entrypoint,
     message: job.message,
-    error_type: job.errorType,
+    error_type: features.errorType ? job.errorType : null,
     start_time: job.startTime,
     end_time: job.endTime,
     metadata: job.metadata,
@@ -261,4 +268,6 @@ export function jobDetails(job: JobRecord): Record<string, unknown> {
     driver_node_id: job.driverNodeId,
     driver_exit_code: job.driverExitCode,
   };
+  if (!features.driverExitCode) delete details.driver_exit_code;
+  return details;
 }

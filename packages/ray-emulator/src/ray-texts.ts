@@ -129,6 +129,12 @@ export function entrypointFailedMessage(exitCode: number, logTail: string): stri
   return `Job entrypoint command failed with exit code ${exitCode}, last available logs (truncated to 20,000 chars):\n${logTail}`;
 }
 
+/** Before ~2.8 (no driver exit code yet). */
+export function legacyFailedMessage(logTail: string): string {
+  if (logTail === '') return 'Job failed.';
+  return `Job failed due to an application error, last available logs (truncated to 20,000 chars):\n${logTail}`;
+}
+
 export function cpuGpuResourceStartFailure(submissionId: string): string {
   const err = "Use the 'num_cpus' and 'num_gpus' keyword instead of 'CPU' and 'GPU' in 'resources' keyword";
   return (

@@ -24,9 +24,11 @@ export function isBrowserRequest(headers: IncomingHttpHeaders): boolean {
   return (typeof ua === 'string' && ua.startsWith('Mozilla')) || browserHeaders.some((h) => headers[h] !== undefined);
 }
 
-/** Since ~2.54 the head allows browsers only GET, HEAD and OPTIONS. */
-export function browserFilter(method: string, headers: IncomingHttpHeaders): GateRefusal | undefined {
-  if (!isBrowserRequest(headers) || ['GET', 'HEAD', 'OPTIONS'].includes(method)) return undefined;
+/** Since ~2.54 the head allows browsers only GET, HEAD and OPTIONS; before, it refused only POST and PUT. */
+export function browserFilter(method: string, headers: IncomingHttpHeaders, allowList = true): GateRefusal | undefined {
+  if (!isBrowserRequest(headers)) return undefined;
+  const refused = allowList ? !['GET', 'HEAD', 'OPTIONS'].includes(method) : ['POST', 'PUT'].includes(method);
+  if (!refused) return undefined;
   return { status: 405, body: browserMethodRefused(method) };
 }
 

@@ -12,6 +12,7 @@ import {
   jobNotFound,
 } from './ray-texts.ts';
 import { parseSubmitBody } from './submit-request.ts';
+import type { RayFeatures } from './version.ts';
 
 export interface Reply {
   status: number;
@@ -23,6 +24,7 @@ export interface DashboardState {
   jobs: JobManager;
   nodes: NodeTable;
   rayVersion: string;
+  features: RayFeatures;
   rayCommit: string;
   sessionName: string;
   authEnabled: boolean;
@@ -76,7 +78,7 @@ export function route(state: DashboardState, method: string, url: URL, body: str
       }
       return json(200, nodeSummaryBody(state.nodes, state.now()));
     case '/api/jobs/':
-      if (method === 'GET' || method === 'HEAD') return json(200, state.jobs.list().map(jobDetails));
+      if (method === 'GET' || method === 'HEAD') return json(200, state.jobs.list().map((j) => jobDetails(j, state.features)));
       if (method !== 'POST') return text(405, aiohttp405);
       return submit(state, body, head.ip);
   }
@@ -90,7 +92,7 @@ export function route(state: DashboardState, method: string, url: URL, body: str
   if (!expected.includes(method)) return text(405, aiohttp405);
   if (!job) return text(404, jobNotFound(jobPath.id));
 
-  if (jobPath.rest === '' && method !== 'DELETE') return json(200, jobDetails(job));
+  if (jobPath.rest === '' && method !== 'DELETE') return json(200, jobDetails(job, state.features));
   if (jobPath.rest === '/logs/tail') {
     return text(400, 'No WebSocket UPGRADE hdr: None\n Can "Upgrade" only to "WebSocket".');
   }
