@@ -45,7 +45,7 @@ export function parseApiPath(pathname: string): RouteParse {
   path.resource = rest[0];
   if (rest[1] !== undefined) path.name = rest[1];
   if (rest[2] !== undefined) path.subresource = rest[2];
-  if (rest.length > 3) path.rest = '/' + rest.slice(3).join('/');
+  if (rest.length > 3) path.rest = '/' + rest.slice(3).map(encodeURIComponent).join('/') + (pathname.endsWith('/') ? '/' : '');
   else if (path.subresource === 'proxy') path.rest = pathname.endsWith('/') ? '/' : '';
   return { kind: 'api', path };
 }

@@ -1,0 +1,65 @@
+// The project's generated ray.io CRDs (packages/core/crds) installed as-is: RayJobs are served, printed
+// with their columns, defaulted, and validated by their CEL rules with kube-apiserver's messages.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, startHarness, type Harness } from '../harness.ts';
+
+const crdDir = join(import.meta.dirname, '..', '..', '..', 'core', 'crds');
+const crds = ['ray.io_rayjobs.yaml', 'ray.io_rayclusters.yaml'].map((f) => join(crdDir, f));
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ crds });
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+const rayJob = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'ray.io/v1',
+  kind: 'RayJob',
+  metadata: { name },
+  spec: {
+    entrypoint: 'python -c "print(1)"',
+    rayClusterSpec: {
+      headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.46.0' }] } } },
+    },
+    ...spec,
+  },
+});
+
+describe('ray.io CRDs from packages/core/crds', () => {
+  it('serves RayJob and RayCluster with their printer columns', async () => {
+    const created = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob('demo'));
+    expect(created.status).toBe(201);
+    const out = await h.kubectl(['get', 'rayjobs']);
+    expect(out.stdout.split('\n')[0]).toMatch(/^NAME\s+JOB STATUS\s+DEPLOYMENT STATUS\s+RAY CLUSTER NAME\s+START TIME\s+END TIME\s+AGE$/);
+    expect(out.stdout).toMatch(/\ndemo\s+\d+s/);
+    expect((await h.kubectl(['get', 'rayclusters'])).stderr).toMatch(/^No resources found/);
+  });
+
+  it('rejects changing managedBy with the real message (transition rule)', async () => {
+    const created = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob('managed', { managedBy: 'kueue.x-k8s.io/multikueue' }));
+    expect(created.status).toBe(201);
+    const res = await http(h.server, 'PATCH', '/apis/ray.io/v1/namespaces/default/rayjobs/managed', { spec: { managedBy: 'ray.io/kuberay-operator' } }, 'application/merge-patch+json');
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('RayJob.ray.io "managed" is invalid: spec.managedBy: Invalid value: "string": the managedBy field is immutable');
+    expect(res.body.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'spec.managedBy' });
+  });
+
+  it('rejects an unknown managedBy value on create', async () => {
+    const res = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob('bad-managed', { managedBy: 'someone-else' }));
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('spec.managedBy: Invalid value: "string": the managedBy field value must be one of');
+  });
+
+  it('keeps status out of the main endpoint and accepts it on /status', async () => {
+    const got = (await http(h.server, 'GET', '/apis/ray.io/v1/namespaces/default/rayjobs/demo')).body;
+    const main = await http(h.server, 'PUT', '/apis/ray.io/v1/namespaces/default/rayjobs/demo', { ...got, status: { jobStatus: 'RUNNING' } });
+    expect(main.body.status?.jobStatus).toBeUndefined();
+    const status = await http(h.server, 'PUT', '/apis/ray.io/v1/namespaces/default/rayjobs/demo/status', { ...main.body, status: { jobStatus: 'RUNNING', jobDeploymentStatus: 'Running' } });
+    expect(status.status).toBe(200);
+    expect(status.body.status).toMatchObject({ jobStatus: 'RUNNING', jobDeploymentStatus: 'Running' });
+    expect((await h.kubectl(['get', 'rayjob', 'demo'])).stdout).toMatch(/\ndemo\s+RUNNING\s+Running\s/);
+  });
+});

@@ -1,0 +1,128 @@
+// Pod and service subresources: binding, eviction (DisruptionTarget then delete), graceful vs force
+// deletion, logs (follow), and the service/pod proxy to a real HTTP server on a loopback pod IP.
+import { mkdir, appendFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { podLogPath } from '../../src/index.ts';
+import { http, readWatch, startHarness, type Harness } from '../harness.ts';
+
+let h: Harness;
+let upstream: Server;
+let upstreamPort = 0;
+beforeAll(async () => {
+  h = await startHarness();
+  upstream = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Seen-Path': req.url ?? '' });
+    res.end(`hello from ${req.method} ${req.url}`);
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+  const addr = upstream.address();
+  upstreamPort = typeof addr === 'object' && addr ? addr.port : 0;
+});
+afterAll(async () => {
+  await h.stop();
+  await new Promise<void>((r) => upstream.close(() => r()));
+});
+
+const pods = '/api/v1/namespaces/default/pods';
+const mkPod = (name: string, extra: Record<string, unknown> = {}) =>
+  http(h.server, 'POST', pods, { metadata: { name, labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'x', ports: [{ name: 'http', containerPort: upstreamPort }] }], ...extra } });
+const setStatus = (name: string, status: Record<string, unknown>) => http(h.server, 'PATCH', `${pods}/${name}/status`, { status }, 'application/merge-patch+json');
+
+describe('pods/binding', () => {
+  it('sets spec.nodeName and PodScheduled; a second binding conflicts', async () => {
+    await mkPod('bound');
+    const res = await http(h.server, 'POST', `${pods}/bound/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bound' }, target: { kind: 'Node', name: 'node-a' } });
+    expect(res.status).toBe(201);
+    const pod = (await http(h.server, 'GET', `${pods}/bound`)).body;
+    expect(pod.spec.nodeName).toBe('node-a');
+    expect(pod.status.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True' })]);
+    const again = await http(h.server, 'POST', `${pods}/bound/binding`, { target: { kind: 'Node', name: 'node-b' } });
+    expect(again.status).toBe(409);
+  });
+});
+
+describe('pods/eviction', () => {
+  it('marks DisruptionTarget, then deletes the pod', async () => {
+    await mkPod('evicted');
+    const rv = String(h.server.store.currentRv());
+    const watching = readWatch(h.server, `${pods}?watch=true&fieldSelector=metadata.name%3Devicted&resourceVersion=${rv}`, (e) => e.some((x) => x.type === 'DELETED'));
+    const res = await http(h.server, 'POST', `${pods}/evicted/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'evicted' } });
+    expect(res.status).toBe(201);
+    const { events } = await watching;
+    expect(events.map((e) => e.type)).toEqual(['MODIFIED', 'DELETED']);
+    expect(events[0]?.object.status.conditions).toEqual([expect.objectContaining({ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' })]);
+  });
+});
+
+describe('pod deletion', () => {
+  it.each([
+    ['without a kubelet, deletion is immediate', false, undefined, 404],
+    ['with a kubelet, a scheduled pod gets deletionTimestamp + grace period', true, undefined, 200],
+    ['with a kubelet, gracePeriodSeconds=0 removes at once', true, 0, 404],
+  ])('%s', async (_what, graceful, grace, after) => {
+    h.server.setPodGracefulDeletion(graceful);
+    const name = `del-${String(graceful)}-${String(grace)}`;
+    await mkPod(name, { nodeName: 'node-a', terminationGracePeriodSeconds: 7 });
+    await setStatus(name, { phase: 'Running' });
+    const res = await http(h.server, 'DELETE', `${pods}/${name}${grace === undefined ? '' : `?gracePeriodSeconds=${grace}`}`);
+    const now = await http(h.server, 'GET', `${pods}/${name}`);
+    expect(now.status).toBe(after);
+    if (after === 200) {
+      expect(res.status).toBe(202);
+      expect(now.body.metadata.deletionGracePeriodSeconds).toBe(7);
+      expect(Date.parse(now.body.metadata.deletionTimestamp)).toBeGreaterThan(Date.now());
+      expect((await h.kubectl(['get', 'pod', name])).stdout).toMatch(/Terminating/);
+    }
+    h.server.setPodGracefulDeletion(false);
+  });
+});
+
+describe('pods/log', () => {
+  it('follows the log file until the container terminates', async () => {
+    await mkPod('follow');
+    await setStatus('follow', { phase: 'Running' });
+    const file = podLogPath(h.server.dir, 'default', 'follow', 'main');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, 'first\n');
+    const res = await fetch(`${h.server.url}${pods}/follow/log?follow=true`);
+    const reading = res.text();
+    await appendFile(file, 'second\n');
+    await setStatus('follow', { phase: 'Succeeded', containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 0 } } }] });
+    expect(await reading).toBe('first\nsecond\n');
+  });
+
+  it('asks for a container name when the pod has several', async () => {
+    await http(h.server, 'POST', pods, { metadata: { name: 'two' }, spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'x' }] } });
+    const res = await http(h.server, 'GET', `${pods}/two/log`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('a container name must be specified for pod two, choose one of: [a b]');
+  });
+});
+
+describe('proxy', () => {
+  beforeAll(async () => {
+    await mkPod('web');
+    await setStatus('web', { phase: 'Running', podIP: '127.0.0.1' });
+    await http(h.server, 'POST', '/api/v1/namespaces/default/services', { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } });
+  });
+
+  it.each([
+    ['services/web:http/proxy', '/api/v1/namespaces/default/services/web:http/proxy/api/jobs/?x=1', '/api/jobs/?x=1'],
+    ['services/web/proxy (first port)', '/api/v1/namespaces/default/services/web/proxy/version', '/version'],
+    ['pods/web:port/proxy', `/api/v1/namespaces/default/pods/web:${'PORT'}/proxy/healthz`, '/healthz'],
+  ])('%s reaches the pod IP and target port', async (_what, path, seen) => {
+    const res = await http(h.server, 'GET', path.replace('PORT', String(upstreamPort)));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-seen-path')).toBe(seen);
+    expect(res.text).toBe(`hello from GET ${seen}`);
+  });
+
+  it('is 503 when no running pod backs the service', async () => {
+    await http(h.server, 'POST', '/api/v1/namespaces/default/services', { metadata: { name: 'empty' }, spec: { selector: { app: 'none' }, ports: [{ port: 80 }] } });
+    const res = await http(h.server, 'GET', '/api/v1/namespaces/default/services/empty/proxy/');
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBe('no endpoints available for service "empty"');
+  });
+});
