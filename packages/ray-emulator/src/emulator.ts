@@ -52,7 +52,8 @@ export interface RayEmulator {
   stop(): Promise<void>;
 }
 
-const rayCommit = 'cec0a091b1e2d7d7a1f4d1a5a1b6c7e8f9a0b1c2';
+// Ray 2.58.0's commit (observed, FINDINGS.md); other versions get it too (cosmetic).
+const rayCommit = 'cec0a091b12675bbf101cf8a350c8706107baee1';
 
 export async function startRayEmulator(options: RayEmulatorOptions = {}): Promise<RayEmulator> {
   const host = options.host ?? '127.0.0.1';

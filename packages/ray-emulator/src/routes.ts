@@ -69,7 +69,7 @@ export function route(state: DashboardState, method: string, url: URL, body: str
       if (method !== 'GET' && method !== 'HEAD') return text(405, aiohttp405);
       return json(200, { version: '4', ray_version: state.rayVersion, ray_commit: state.rayCommit, session_name: state.sessionName });
     case '/api/gcs_healthz':
-      return { status: 200, contentType: 'application/text', body: 'success' };
+      return { status: 200, contentType: 'application/text; charset=utf-8', body: 'success' };
     case '/api/authentication_mode':
       return json(200, { authentication_mode: state.authEnabled ? 'token' : 'disabled' });
     case '/nodes':

@@ -34,7 +34,7 @@ describe('paths and shapes', () => {
   it('answers HEAD /api/jobs/ with 200 and gcs_healthz as application/text', async () => {
     const e = await emulator();
     expect((await raw(e.url, 'HEAD', '/api/jobs/')).status).toBe(200);
-    expect((await raw(e.url, 'GET', '/api/gcs_healthz')).contentType).toBe('application/text');
+    expect((await raw(e.url, 'GET', '/api/gcs_healthz')).contentType).toBe('application/text; charset=utf-8');
   });
 
   it('stores an uploaded package', async () => {
