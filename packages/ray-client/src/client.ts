@@ -119,6 +119,10 @@ export function createRayClient(options: RayClientOptions): RayClient {
       };
     }
     const version = await getVersion(call);
+    if (version.kind === 'not-found') {
+      // Not a "job not found": the server has no /api/version (not a Ray dashboard, or Ray < 1.9).
+      return { kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${address.baseUrl} a Ray dashboard?` };
+    }
     if (version.kind !== 'ok') return version;
     const { body, dropped } = gateSubmitBody({ ...checked.data }, version.value.ray_version);
     const result = toResult(await transport.send('POST', '/api/jobs/', { ...call, json: body }), SubmitResponseSchema, 'POST /api/jobs/');

@@ -109,6 +109,15 @@ describe('error classes, as values', () => {
     expect(kindOf(await client({ address: s.url }).getJob('x'))).toBe('unavailable/reset');
   });
 
+  it('rejected, not not-found, when the server has no /api/version', async () => {
+    const s = await rawServer((_req, res) => {
+      res.statusCode = 404;
+      res.end('404: Not Found');
+    });
+    const result = await client({ address: s.url }).submit({ entrypoint: 'true' });
+    expect(result).toEqual({ kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${s.url} a Ray dashboard?` });
+  });
+
   it('repeats a GET once on a fresh connection after a reset, never a POST', async () => {
     let seen = 0;
     const s = await rawServer((req, res) => {
