@@ -204,30 +204,47 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       run.oomKill = false;
       finishRun(run, { terminated });
     });
-    if (run.spec.readinessProbe !== undefined && !run.init) scheduleProbe(run, env, true, program.rewriteProbe);
+    if (!run.init) {
+      scheduleProbe('readiness', run, env, program.rewriteProbe);
+      scheduleProbe('liveness', run, env, program.rewriteProbe);
+    }
     void writeStatus();
   }
 
-  function scheduleProbe(run: ContainerRun, env: Record<string, string>, first: boolean, rewriteProbe: ((command: string[]) => string[]) | undefined): void {
-    const declared = run.spec.readinessProbe;
+  /**
+   * Readiness flips `ready`; liveness kills the container after failureThreshold failures (the
+   * restart policy then decides, as in Kubernetes). Attempts stop when this run of the container ends.
+   */
+  function scheduleProbe(kind: 'readiness' | 'liveness', run: ContainerRun, env: Record<string, string>, rewriteProbe: ((command: string[]) => string[]) | undefined): void {
+    const declared = kind === 'readiness' ? run.spec.readinessProbe : run.spec.livenessProbe;
     if (declared === undefined || terminating) return;
     const probe = declared.exec !== undefined && rewriteProbe !== undefined ? { ...declared, exec: { command: rewriteProbe(declared.exec.command) } } : declared;
     const scale = deps.timing.probeTimeScale;
-    const delay = (first ? (probe.initialDelaySeconds ?? 0) : (probe.periodSeconds ?? 10)) * 1000 * scale;
+    const generation = run.runs;
+    const current = (): boolean => run.runs === generation && run.state.running !== undefined && !terminating;
     let successes = 0;
     let failures = 0;
     const attempt = async (): Promise<void> => {
-      if (run.state.running === undefined || terminating) return;
+      if (!current()) return;
       const ok = await runProbe(probe, { podIP, netns, env, container: run.spec, ipTool: deps.tools.ip }, Math.max(50, (probe.timeoutSeconds ?? 1) * 1000 * scale));
-      if (run.state.running === undefined || terminating) return;
+      if (!current()) return;
       if (ok) { successes += 1; failures = 0; } else { failures += 1; successes = 0; }
-      const before = run.ready;
-      if (ok && successes >= (probe.successThreshold ?? 1)) run.ready = true;
-      if (!ok && failures >= (probe.failureThreshold ?? 3)) run.ready = false;
-      if (before !== run.ready) void writeStatus();
+      if (kind === 'readiness') {
+        const before = run.ready;
+        if (ok && successes >= (probe.successThreshold ?? 1)) run.ready = true;
+        if (!ok && failures >= (probe.failureThreshold ?? 3)) run.ready = false;
+        if (before !== run.ready) void writeStatus();
+      } else if (!ok && failures >= (probe.failureThreshold ?? 3) && run.pid !== undefined) {
+        deps.log(`pod ${namespace}/${name}: container ${run.spec.name} failed liveness probe, will be restarted`);
+        const pid = run.pid;
+        signalGroup(pid, 'SIGTERM');
+        const grace = (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+        later(run.timers, grace, () => { if (run.pid === pid) signalGroup(pid, 'SIGKILL'); });
+        return;
+      }
       later(run.timers, (probe.periodSeconds ?? 10) * 1000 * scale, () => void attempt());
     };
-    later(run.timers, delay, () => void attempt());
+    later(run.timers, (probe.initialDelaySeconds ?? 0) * 1000 * scale, () => void attempt());
   }
 
   function finishRun(run: ContainerRun, state: ContainerState): void {

@@ -60,7 +60,7 @@ describe('pod deletion', () => {
   });
 });
 
-describe('readiness probes', () => {
+describe('probes', () => {
   it.each([
     { kind: 'exec', probe: { exec: { command: ['test', '-f', '/tmp/rayjob-ready-flag-$(POD_NAME)'] } } },
     { kind: 'httpGet', probe: { httpGet: { path: '/healthz', port: 'http' } } },
@@ -82,5 +82,15 @@ describe('readiness probes', () => {
     });
     expect(ready.status?.containerStatuses?.[0]?.ready).toBe(true);
     if (existsSync(flag)) await import('node:fs').then((fs) => fs.rmSync(flag));
+  });
+
+  it('liveness probe failures kill the container and the restart policy restarts it', async () => {
+    await createPod(h.client, { metadata: { name: 'unlive' }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'],
+      livenessProbe: { exec: { command: ['test', '-f', '/nonexistent/rayjob-alive'] }, periodSeconds: 1, failureThreshold: 2 } }] } });
+    const pod = await waitFor('restarted by liveness', async () => {
+      const p = await getPod(h.client, 'unlive');
+      return (p?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
+    });
+    expect(pod.status?.containerStatuses?.[0]?.lastState.terminated).toMatchObject({ exitCode: 143, reason: 'Error' });
   });
 });
