@@ -62,6 +62,7 @@ export function createRayClient(options: RayClientOptions): RayClient {
   if (problems.length > 0) throw new Error(`invalid Ray client options: ${problems.join('; ')}`);
   const address = parseRayAddress(options.address);
   if (!address.ok) throw new Error(`invalid Ray client options: ${address.error}`);
+  const baseUrl = address.baseUrl;
 
   const redact = makeRedactor([options.token, options.apiServerAuthorization, ...Object.values(options.headers ?? {})]);
   const headers: Record<string, string> = {
@@ -121,7 +122,7 @@ export function createRayClient(options: RayClientOptions): RayClient {
     const version = await getVersion(call);
     if (version.kind === 'not-found') {
       // Not a "job not found": the server has no /api/version (not a Ray dashboard, or Ray < 1.9).
-      return { kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${address.baseUrl} a Ray dashboard?` };
+      return { kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${baseUrl} a Ray dashboard?` };
     }
     if (version.kind !== 'ok') return version;
     const { body, dropped } = gateSubmitBody({ ...checked.data }, version.value.ray_version);
