@@ -5,7 +5,7 @@
 // exec'd as given (a tiny `sh` prologue does the mounts, then `exec "$@"`: no re-parsing).
 // stdout and stderr go straight to the container's log file (the file descriptor is inherited).
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -123,4 +123,29 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
+}
+
+/**
+ * Every process of a container carries this variable (children inherit it even when they start
+ * their own session), so that when the container's main process ends, the rest can be found and
+ * killed — what the end of a container's PID namespace does in Kubernetes.
+ */
+export const containerMarkerVariable = 'RAYJOB_SANDBOX_CONTAINER_ID';
+
+export function killContainerRemnants(containerId: string): number {
+  const needle = Buffer.from(`${containerMarkerVariable}=${containerId}\0`);
+  let killed = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      continue;
+    }
+    if (environ.includes(needle)) {
+      try { process.kill(Number(entry), 'SIGKILL'); killed += 1; } catch { /* gone */ }
+    }
+  }
+  return killed;
 }

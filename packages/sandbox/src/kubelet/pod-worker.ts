@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { resources } from '../kube-client/rest-client.ts';
 import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-client/types.ts';
 import type { BindMount } from './container-process.ts';
-import { launchContainer, signalGroup } from './container-process.ts';
+import { containerMarkerVariable, killContainerRemnants, launchContainer, signalGroup } from './container-process.ts';
 import { resolveEnv } from './env.ts';
 import { containerArgv, lookupImage } from './image-program.ts';
 import type { KubeletDeps } from './kubelet-config.ts';
@@ -181,10 +181,11 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     }
     mounts.push({ source: messageFile, target: run.spec.terminationMessagePath ?? '/dev/termination-log', readOnly: false });
     const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
-    const launched = launchContainer({ argv, env, workingDir: run.spec.workingDir ?? program.workingDir, netns, mounts, logFile, baseDir: podDir }, deps.tools);
+    const containerID = randomBytes(16).toString('hex');
+    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir, netns, mounts, logFile, baseDir: podDir }, deps.tools);
     const startedAt = nowIso();
     run.runs += 1;
-    run.containerID = `sandbox://${randomBytes(16).toString('hex')}`;
+    run.containerID = `sandbox://${containerID}`;
     if (!launched.ok) {
       writeFileSync(logFile, `${launched.message}\n`, { flag: 'a' });
       finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: new Date(0).toISOString(), finishedAt: nowIso(), containerID: run.containerID } });
@@ -195,6 +196,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     run.started = true;
     run.ready = run.spec.readinessProbe === undefined && !run.init;
     run.exited = launched.exited.then((exit) => {
+      killContainerRemnants(containerID);
       run.pid = undefined;
       const reason = run.oomKill ? 'OOMKilled' : exit.exitCode === 0 ? 'Completed' : 'Error';
       const message = terminationMessage({ messageFile, logFile, policy: run.spec.terminationMessagePolicy, exitCode: exit.exitCode });

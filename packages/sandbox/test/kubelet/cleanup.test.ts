@@ -38,4 +38,17 @@ describe('stopping the node', () => {
     await h.api.stop();
     await import('node:fs/promises').then((fs) => fs.rm(dir, { recursive: true, force: true }));
   });
+
+  it('when a container ends, processes it started in their own session end with it (restart leaves no strays)', async () => {
+    const h = await startHarness();
+    try {
+      await createPod(h.client, { metadata: { name: 'stray' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'setsid sleep 120 & echo stray=$!; sleep 0.3'] }] } });
+      await waitForPhase(h.client, 'stray', ['Succeeded']);
+      const stray = Number(/stray=(\d+)/.exec(readFileSync(podLogPath(h.dir, 'default', 'stray', 'main'), 'utf8'))?.[1]);
+      expect(stray).toBeGreaterThan(0);
+      await waitFor('stray killed', () => (alive(stray) ? undefined : true), 2000);
+    } finally {
+      await h.stop();
+    }
+  });
 });
