@@ -19,7 +19,7 @@ it.each([
   const e = await startRayEmulator({ timing: fastTiming, env: { EMU_MARK: marker } });
   await submit(e.url, { entrypoint, submission_id: 'c1' });
   await waitFor(async () => (await raw(e.url, 'GET', '/api/jobs/c1/logs')).body.includes('up'), { what: 'the driver to start' });
-  expect(markedPids(marker).length).toBeGreaterThanOrEqual(2);
+  await waitFor(() => markedPids(marker).length >= 2, { what: 'the driver and its children to be visible' });
   await e.stop();
   await waitFor(() => markedPids(marker).length === 0, { what: 'every child to exit', timeoutMs: 3_000 });
   await expect(raw(e.url, 'GET', '/api/version')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
