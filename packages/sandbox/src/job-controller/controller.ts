@@ -103,6 +103,8 @@ export function startJobController(options: JobControllerOptions): JobController
       const written = await client.replace<Job>(resources.jobs, { namespace, name, subresource: 'status' }, { ...job, status: decision.status });
       if (!written.ok) {
         if (written.status === 404) return;
+        // 409: our cached Job is stale; the watch brings the new version, then we decide again.
+        if (written.status === 409) { queue.addAfter(key, 50); return; }
         throw new Error(`status write: ${written.status} ${written.message}`);
       }
     }

@@ -8,12 +8,17 @@ export interface WorkQueue {
   stop(): Promise<void>;
 }
 
-export function startWorkQueue(process: (key: string) => Promise<void>, onError: (key: string, error: unknown) => void = () => {}): WorkQueue {
+export function startWorkQueue(process: (key: string) => Promise<void>, onError: (key: string, error: unknown) => void = () => {}, retryDelayMs = 50): WorkQueue {
   const queued = new Set<string>();
   const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   let running: Promise<void> | undefined;
   let stopped = false;
   let idleWaiters: Array<() => void> = [];
+  const scheduleRetry = (key: string): void => {
+    if (stopped || timers.has(key)) return;
+    const timer = setTimeout(() => { timers.delete(key); queued.add(key); pump(); }, retryDelayMs);
+    timers.set(key, { at: Date.now() + retryDelayMs, timer });
+  };
 
   const pump = (): void => {
     if (running !== undefined || stopped) return;
@@ -26,7 +31,11 @@ export function startWorkQueue(process: (key: string) => Promise<void>, onError:
     const key = next.value;
     queued.delete(key);
     running = process(key)
-      .catch((error: unknown) => { onError(key, error); queued.add(key); })
+      .catch((error: unknown) => {
+        onError(key, error);
+        // Retry after a pause: a conflict usually means the cache is about to catch up.
+        scheduleRetry(key);
+      })
       .finally(() => { running = undefined; setImmediate(pump); });
   };
 
