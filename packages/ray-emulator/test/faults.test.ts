@@ -108,14 +108,14 @@ describe('faults', () => {
 
   it('slowAnswers delays every answer, 0 turns it off', async () => {
     const e = await emulator();
-    e.faults.slowAnswers(300);
+    e.faults.slowAnswers(700);
     let started = Date.now();
     await raw(e.url, 'GET', '/api/version');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(680);
     e.faults.slowAnswers(0);
     started = Date.now();
     await raw(e.url, 'GET', '/api/version');
-    expect(Date.now() - started).toBeLessThan(250);
+    expect(Date.now() - started).toBeLessThan(600);
   });
 
   it('fail5xx answers the next N requests with the status, then recovers', async () => {
