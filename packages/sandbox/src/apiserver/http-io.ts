@@ -1,6 +1,7 @@
 // Reading request bodies and writing JSON / Status responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { decodeKubernetesProtobuf } from './protobuf.ts';
 import { ApiError, badRequest, internal, unsupportedMediaType, type StatusBody } from './status.ts';
 
 const maxBody = 16 * 1024 * 1024;
@@ -22,10 +23,12 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const text = buf.toString('utf8');
   if (text.trim() === '') return undefined;
   const type = req.headers['content-type'] ?? '';
-  if (/protobuf|cbor/.test(type)) {
-    // Only JSON (and YAML) bodies are understood. 415 makes client-go switch to JSON and retry.
-    throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  if (/protobuf/.test(type)) {
+    const decoded = decodeKubernetesProtobuf(buf);
+    if (!decoded.ok) throw unsupportedMediaType(decoded.message);
+    return decoded.value;
   }
+  if (/cbor/.test(type)) throw unsupportedMediaType('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
   try {
     if (/yaml/.test(type)) return parseYaml(text);
     return JSON.parse(text);
