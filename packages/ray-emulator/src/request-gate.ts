@@ -45,9 +45,10 @@ const exemptPaths = new Set([
 
 function presentedToken(headers: IncomingHttpHeaders): string | undefined {
   // First present source wins: Authorization, then X-Ray-Authorization, then the cookie.
+  // An empty header counts as absent. A value without the `Bearer ` prefix never validates.
   for (const name of ['authorization', 'x-ray-authorization']) {
     const value = headers[name];
-    if (typeof value === 'string') return value.startsWith('Bearer ') ? value.slice('Bearer '.length) : value === '' ? undefined : '\0invalid';
+    if (typeof value === 'string' && value !== '') return value.startsWith('Bearer ') ? value.slice('Bearer '.length) : '\0invalid';
   }
   const cookie = headers.cookie;
   if (typeof cookie === 'string') {

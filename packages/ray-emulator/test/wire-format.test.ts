@@ -156,6 +156,8 @@ describe('token auth', () => {
     [{ 'x-ray-authorization': `Bearer ${token}` }, 200, undefined],
     [{ cookie: `ray-authentication-token=${token}` }, 200, undefined],
     [{ 'x-ray-authorization': token }, 403, 'Forbidden: Invalid authentication token'],
+    [{ authorization: 'Bearer wrong', 'x-ray-authorization': `Bearer ${token}` }, 403, 'Forbidden: Invalid authentication token'],
+    [{ authorization: '', 'x-ray-authorization': `Bearer ${token}` }, 200, undefined],
   ])('GET /api/version with %j -> %i', async (headers, status, body) => {
     const e = await emulator({ authToken: token });
     const answer = await raw(e.url, 'GET', '/api/version', { headers });
