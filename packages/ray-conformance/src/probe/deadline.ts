@@ -5,6 +5,8 @@ export type PollOptions = {
   what: string;
   timeoutMs: number;
   intervalMs?: number;
+  /** Errors for which waiting longer is pointless (e.g. the process exited); rethrown at once. */
+  fatal?: (error: unknown) => boolean;
 };
 
 /**
@@ -21,6 +23,7 @@ export async function pollUntil<T>(probe: () => Promise<T | undefined>, options:
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
+      if (options.fatal?.(error)) throw error;
       lastError = error;
     }
     if (Date.now() >= deadline) {

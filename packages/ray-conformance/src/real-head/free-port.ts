@@ -13,3 +13,17 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+export function tcpOpen(port: number, timeoutMs = 2_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port, timeout: timeoutMs });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}

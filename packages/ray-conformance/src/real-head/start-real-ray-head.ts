@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pollUntil, sleep } from '../probe/deadline.ts';
 import { httpRequest } from '../probe/http.ts';
-import { freePort } from './free-port.ts';
+import { freePort, tcpOpen } from './free-port.ts';
 import { realHeadFaults, type RealHeadFaults } from './faults.ts';
 import { HEAD_MARKER_ENV, listHeadProcesses, signalProcess, type HeadIdentity, type HeadProcess } from './process-table.ts';
 import { rayVenvPath } from './provision.ts';
@@ -43,7 +43,24 @@ export type RealRayHead = {
   stop(): Promise<void>;
 };
 
+/**
+ * Starts a head; if `ray start --block` exits during startup (it does when any Ray
+ * subprocess dies, e.g. the client server that gives up after 30 s on a loaded machine),
+ * tries once more on fresh ports. A second failure is thrown with Ray's output.
+ */
 export async function startRealRayHead(options: RealRayHeadOptions = {}): Promise<RealRayHead> {
+  try {
+    return await startOnce(options);
+  } catch (error) {
+    if (!(error instanceof HeadExitedEarly)) throw error;
+    console.warn(`real Ray head exited during startup, retrying once: ${error.message.split('\n')[0]}`);
+    return startOnce(options);
+  }
+}
+
+class HeadExitedEarly extends Error {}
+
+async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
   const venv = options.venv ?? rayVenvPath();
   // Short root: Ray's unix socket paths live under it and must stay under 107 bytes.
   const tempDir = await mkdtemp(path.join(os.tmpdir(), 'rayjob-head-'));
@@ -105,20 +122,30 @@ export async function startRealRayHead(options: RealRayHeadOptions = {}): Promis
 
   const authHeaders: Record<string, string> = options.authToken ? { authorization: `Bearer ${options.authToken}` } : {};
   const answers200 = async (target: string, headers: Record<string, string> = {}): Promise<true | undefined> => {
-    if (exited) throw new Error(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
+    if (exited) throw new HeadExitedEarly(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
     const res = await httpRequest(target, { headers, timeoutMs: 3_000 });
     return res.kind === 'response' && res.status === 200 ? true : undefined;
   };
+  const fatal = (error: unknown) => error instanceof HeadExitedEarly;
   try {
     const timeoutMs = options.startTimeoutMs ?? 180_000;
-    await pollUntil(() => answers200(`${url}/api/gcs_healthz`), { what: 'the dashboard /api/gcs_healthz', timeoutMs, intervalMs: 250 });
-    await pollUntil(() => answers200(`${url}/api/version`, authHeaders), { what: 'the dashboard /api/version', timeoutMs, intervalMs: 250 });
+    await pollUntil(() => answers200(`${url}/api/gcs_healthz`), { what: 'the dashboard /api/gcs_healthz', timeoutMs, intervalMs: 250, fatal });
+    await pollUntil(() => answers200(`${url}/api/version`, authHeaders), { what: 'the dashboard /api/version', timeoutMs, intervalMs: 250, fatal });
     // Submissions go to the head's agent, which starts after the dashboard.
-    await pollUntil(() => answers200(`${agentUrl}/api/healthz`), { what: 'the head DashboardAgent /api/healthz', timeoutMs, intervalMs: 250 });
+    await pollUntil(() => answers200(`${agentUrl}/api/healthz`), { what: 'the head DashboardAgent /api/healthz', timeoutMs, intervalMs: 250, fatal });
+    // The client server listens only once it has found its node in GCS; if it gives up,
+    // `--block` takes the whole head down, so the head is not ready before that.
+    await pollUntil(async () => ((await answers200(`${agentUrl}/api/healthz`)) && (await tcpOpen(clientPort)) ? true : undefined), {
+      what: 'the Ray client server port',
+      timeoutMs,
+      intervalMs: 250,
+      fatal,
+    });
   } catch (error) {
     const tail = await logTail();
     await stop();
-    throw new Error(`real Ray head did not start: ${(error as Error).message}\n--- ray start output ---\n${tail}`);
+    const message = `real Ray head did not start: ${(error as Error).message}\n--- ray start output ---\n${tail}`;
+    throw exited ? new HeadExitedEarly(message) : new Error(message);
   }
   const startupMs = Date.now() - started;
 
