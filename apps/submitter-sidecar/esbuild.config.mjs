@@ -5,6 +5,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// @rayjob/core is pure by rule (no I/O, no top-level side effects), but its package.json does not say so, and
+// its barrel would otherwise pull every zod schema of the RayJob CRD into the bundle and build them at start.
+// Marking workspace sources side-effect free lets esbuild keep only what the submitter uses.
+function workspaceModulesArePure() {
+  const packagesDir = join(here, '..', '..', 'packages') + '/';
+  return {
+    name: 'workspace-modules-are-pure',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'pure-check' || args.kind === 'entry-point') return undefined;
+        const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'pure-check' });
+        if (resolved.errors.length > 0 || !resolved.path.startsWith(packagesDir)) return undefined;
+        return { path: resolved.path, sideEffects: false };
+      });
+    },
+  };
+}
+
 const outfile = process.env.SUBMITTER_BUNDLE_OUT ?? join(here, 'dist', 'submitter.mjs');
 
 await build({
@@ -20,4 +38,5 @@ await build({
   conditions: ['@rayjob/source'],
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [workspaceModulesArePure()],
 });

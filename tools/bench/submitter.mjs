@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Submitter benchmark: cold start to first request, peak RSS and bundle size, each beside `node -e 0` measured
+// in the same run (ratios compare across machines). Builds dist/submitter.mjs first.
+//   cold start: spawn of `node dist/submitter.mjs` -> the emulator receives its first request
+//   peak RSS:   /usr/bin/time's maximum resident set size of a whole run (submit + follow a trivial job)
+import { spawn, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fastTiming, startRayEmulator } from '@rayjob/ray-emulator';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const app = join(root, 'apps', 'submitter-sidecar');
+const bundle = join(app, 'dist', 'submitter.mjs');
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+
+const build = spawnSync(process.execPath, [join(app, 'esbuild.config.mjs')], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const hasGnuTime = spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
+
+/** Runs `node args...` under /usr/bin/time; resolves { ms to first request (or exit), maxRssKb, code }. */
+function measure(args, firstRequest) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const cmd = hasGnuTime ? '/usr/bin/time' : process.execPath;
+    const cmdArgs = hasGnuTime ? ['-f', 'RSS_KB=%M', process.execPath, ...args] : args;
+    const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (t) => (stderr += t));
+    let firstMs;
+    const poll = () => {
+      if (firstMs !== undefined || !firstRequest) return;
+      if (firstRequest()) firstMs = Number(process.hrtime.bigint() - started) / 1e6;
+      else setImmediate(poll);
+    };
+    poll();
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const endMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const rss = /RSS_KB=(\d+)/.exec(stderr);
+      resolve({ ms: firstMs ?? endMs, maxRssKb: rss ? Number(rss[1]) : NaN, code });
+    });
+  });
+}
+
+const emulator = await startRayEmulator({ timing: fastTiming });
+const baseline = [];
+const submitter = [];
+try {
+  for (let i = 0; i < runs; i += 1) {
+    baseline.push(await measure(['-e', '0']));
+    const seen = emulator.requests().length;
+    const result = await measure(
+      [bundle, '--address', emulator.url, '--submission-id', `bench-${process.pid}-${i}`, '--', 'echo hello'],
+      () => emulator.requests().length > seen,
+    );
+    if (result.code !== 0) throw new Error(`submitter run ${i} exited ${result.code}`);
+    submitter.push(result);
+  }
+} finally {
+  await emulator.stop();
+}
+
+const coldBase = median(baseline.map((r) => r.ms));
+const coldSub = median(submitter.map((r) => r.ms));
+const rssBase = median(baseline.map((r) => r.maxRssKb));
+const rssSub = median(submitter.map((r) => r.maxRssKb));
+const size = statSync(bundle).size;
+console.log(`runs: ${runs} (medians)`);
+console.log(`cold start to first request: ${coldSub.toFixed(0)} ms; node -e 0 start to exit: ${coldBase.toFixed(0)} ms; ratio ${(coldSub / coldBase).toFixed(2)}x`);
+if (hasGnuTime) {
+  console.log(`peak RSS (whole run): ${(rssSub / 1024).toFixed(1)} MiB; node -e 0: ${(rssBase / 1024).toFixed(1)} MiB; ratio ${(rssSub / rssBase).toFixed(2)}x`);
+} else {
+  console.log('peak RSS: skipped: /usr/bin/time (GNU time) is not installed');
+}
+console.log(`bundle size: ${size} bytes (${(size / 1024 / 1024).toFixed(2)} MiB)`);
+
+const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 10_000 });
+if (docker.status === 0) {
+  const image = spawnSync('docker', ['image', 'inspect', '--format', '{{.Size}}', process.env.SUBMITTER_IMAGE ?? 'rayjob/submitter:dev'], { encoding: 'utf8' });
+  console.log(image.status === 0 ? `image size: ${image.stdout.trim()} bytes` : 'image size: skipped: image rayjob/submitter:dev not built (set SUBMITTER_IMAGE)');
+} else {
+  console.log('image size: skipped: no Docker engine');
+}
