@@ -1,5 +1,6 @@
 // The Job controller loop: informers on Jobs and pods, a work queue keyed by Job, and an executor
 // that applies `decideJob` through the API (status subresource, pod create/delete, finalizer patch).
+import { createEventRecorder } from '../kube-client/events.ts';
 import { startInformer } from '../kube-client/informer.ts';
 import type { KubeClient } from '../kube-client/rest-client.ts';
 import { resources } from '../kube-client/rest-client.ts';
@@ -38,6 +39,7 @@ export function startJobController(options: JobControllerOptions): JobController
   /** Names of pods created but not yet seen in the pod cache, per Job uid. */
   const expectedPods = new Map<string, Set<string>>();
 
+  const events = createEventRecorder(client, 'job-controller');
   const queue = startWorkQueue(reconcile, (key, error) => report(`sync ${key}: ${(error as Error).message}`));
 
   const jobs = startInformer<Job>(client, resources.jobs, ({ type, object }) => {
@@ -99,6 +101,9 @@ export function startJobController(options: JobControllerOptions): JobController
     });
     if (decision.failureAt !== undefined) lastFailureAt.set(uid, Math.max(lastFailureAt.get(uid) ?? 0, decision.failureAt));
 
+    const jobRef = { ...job, apiVersion: 'batch/v1', kind: 'Job' };
+    const newlyTrue = (type: string) => decision.status.conditions?.find((c) => c.type === type && c.status === 'True'
+      && !(job.status?.conditions ?? []).some((p) => p.type === type && p.status === 'True'));
     if (JSON.stringify(decision.status) !== JSON.stringify(job.status ?? {})) {
       const written = await client.replace<Job>(resources.jobs, { namespace, name, subresource: 'status' }, { ...job, status: decision.status });
       if (!written.ok) {
@@ -108,6 +113,10 @@ export function startJobController(options: JobControllerOptions): JobController
         throw new Error(`status write: ${written.status} ${written.message}`);
       }
     }
+    const completed = newlyTrue('Complete');
+    if (completed !== undefined) events.record(jobRef, 'Normal', 'Completed', 'Job completed');
+    const failedNow = newlyTrue('Failed');
+    if (failedNow !== undefined) events.record(jobRef, 'Warning', failedNow.reason ?? 'Failed', failedNow.message ?? '');
     for (const podUid of decision.forgetVanished) vanished.get(uid)?.delete(podUid);
     for (const podName of decision.removeFinalizers) {
       const pod = owned.find((p) => p.metadata.name === podName);
@@ -115,12 +124,14 @@ export function startJobController(options: JobControllerOptions): JobController
     }
     for (const podName of decision.deletePods) {
       const result = await client.remove(resources.pods, { namespace, name: podName });
-      if (!result.ok && result.status !== 404) report(`delete pod ${podName}: ${result.message}`);
+      if (result.ok) events.record(jobRef, 'Normal', 'SuccessfulDelete', `Deleted pod: ${podName}`);
+      else if (result.status !== 404) report(`delete pod ${podName}: ${result.message}`);
     }
     for (let i = 0; i < decision.createPods; i += 1) {
       const pod = buildJobPod(job, random);
       const created = await client.create<Pod>(resources.pods, { namespace }, pod);
       if (created.ok) {
+        events.record(jobRef, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`);
         expected.add(pod.metadata.name ?? '');
         expectedPods.set(uid, expected);
       } else if (created.status !== 409) {

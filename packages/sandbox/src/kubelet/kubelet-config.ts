@@ -1,4 +1,5 @@
 // Settings shared by the kubelet's parts. Timers default to Kubernetes' values; tests shorten them.
+import type { EventRecorder } from '../kube-client/events.ts';
 import type { KubeClient } from '../kube-client/rest-client.ts';
 import type { ImageCatalog } from './image-program.ts';
 import type { PodNetwork } from './pod-network.ts';
@@ -39,4 +40,6 @@ export interface KubeletDeps {
   /** Environment every container starts from (PATH, HOME) before image and container env. */
   baseEnv: Record<string, string>;
   log: (message: string) => void;
+  /** Events on pods, as the kubelet (source component "kubelet") reports them. */
+  events: EventRecorder;
 }

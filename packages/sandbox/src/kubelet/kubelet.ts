@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createEventRecorder } from '../kube-client/events.ts';
 import { startInformer } from '../kube-client/informer.ts';
 import type { KubeClient, ResourceType } from '../kube-client/rest-client.ts';
 import { resources } from '../kube-client/rest-client.ts';
@@ -102,7 +103,9 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     sources: volumeSources(client),
     baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/root' },
     log,
+    events: createEventRecorder(client, 'kubelet', nodeName),
   };
+  const scheduler = createEventRecorder(client, 'default-scheduler');
   await registerNode(client, nodeName, options.network.gatewayIP);
   const workers = new Map<string, PodWorker>();
   const binding = new Set<string>();
@@ -118,6 +121,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
       // Servers without pods/binding: set spec.nodeName directly.
       await client.patch(resources.pods, { namespace: pod.metadata.namespace, name: pod.metadata.name }, { spec: { nodeName } });
     }
+    if (bound.ok) scheduler.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
     binding.delete(key);
   }
 

@@ -73,6 +73,8 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let finished = false;
   let torn = false;
   const workerTimers = new Set<NodeJS.Timeout>();
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void =>
+    deps.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, type, reason, message);
 
   const later = (set: Set<NodeJS.Timeout>, ms: number, fn: () => void): void => {
     const timer = setTimeout(() => { set.delete(timer); fn(); }, ms);
@@ -146,9 +148,13 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     const program = lookupImage(deps.images, image);
     if (program === undefined) {
       run.state = { waiting: { reason: 'ErrImagePull', message: `failed to pull and unpack image "${image}": the sandbox has no program for this image (add it to the kubelet's images map)` } };
+      event('Warning', 'Failed', `Failed to pull image "${image}": ${run.state.waiting?.message ?? ''}`);
+      event('Warning', 'Failed', 'Error: ErrImagePull');
       void writeStatus();
       later(run.timers, deps.timing.imagePullBackoffMs, () => {
         run.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` } };
+        event('Normal', 'BackOff', `Back-off pulling image "${image}"`);
+        event('Warning', 'Failed', 'Error: ImagePullBackOff');
         void writeStatus();
       });
       return;
@@ -157,6 +163,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     if (terminating) return;
     if (!resolved.ok) {
       run.state = { waiting: { reason: 'CreateContainerConfigError', message: resolved.message } };
+      event('Warning', 'Failed', `Error: ${resolved.message}`);
       void writeStatus();
       later(run.timers, deps.timing.configRetryMs, () => void startContainer(run));
       return;
@@ -193,6 +200,9 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     }
     run.pid = launched.pid;
     run.state = { running: { startedAt } };
+    event('Normal', 'Pulled', `Container image "${image}" already present on machine`);
+    event('Normal', 'Created', `Created container: ${run.spec.name}`);
+    event('Normal', 'Started', `Started container ${run.spec.name}`);
     run.started = true;
     run.ready = run.spec.readinessProbe === undefined && !run.init;
     run.exited = launched.exited.then((exit) => {
@@ -231,13 +241,14 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       const ok = await runProbe(probe, { podIP, netns, env, container: run.spec, ipTool: deps.tools.ip }, Math.max(50, (probe.timeoutSeconds ?? 1) * 1000 * scale));
       if (!current()) return;
       if (ok) { successes += 1; failures = 0; } else { failures += 1; successes = 0; }
+      if (!ok) event('Warning', 'Unhealthy', `${kind === 'readiness' ? 'Readiness' : 'Liveness'} probe failed: `);
       if (kind === 'readiness') {
         const before = run.ready;
         if (ok && successes >= (probe.successThreshold ?? 1)) run.ready = true;
         if (!ok && failures >= (probe.failureThreshold ?? 3)) run.ready = false;
         if (before !== run.ready) void writeStatus();
       } else if (!ok && failures >= (probe.failureThreshold ?? 3) && run.pid !== undefined) {
-        deps.log(`pod ${namespace}/${name}: container ${run.spec.name} failed liveness probe, will be restarted`);
+        event('Normal', 'Killing', `Container ${run.spec.name} failed liveness probe, will be restarted`);
         const pid = run.pid;
         signalGroup(pid, 'SIGTERM');
         const grace = (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
@@ -262,6 +273,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     const delay = Math.min(deps.timing.restartBackoffMaxMs, deps.timing.restartBackoffBaseMs * 2 ** run.restartCount);
     run.lastState = state;
     run.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${formatDuration(delay)} restarting failed container=${run.spec.name} pod=${name}_${namespace}(${uid})` } };
+    event('Warning', 'BackOff', `Back-off restarting failed container ${run.spec.name} in pod ${name}_${namespace}(${uid})`);
     void writeStatus();
     later(run.timers, delay, () => {
       if (terminating) return;
@@ -331,7 +343,10 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       }
     }
     const running = all.filter((r) => r.pid !== undefined);
-    for (const run of running) signalGroup(run.pid ?? 0, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
+    for (const run of running) {
+      if (graceMs > 0) event('Normal', 'Killing', `Stopping container ${run.spec.name}`);
+      signalGroup(run.pid ?? 0, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
+    }
     const exits = Promise.all(running.map((r) => r.exited));
     if (graceMs > 0) {
       let timer: NodeJS.Timeout | undefined;

@@ -46,6 +46,17 @@ describe('Job controller against the API server and kubelet', () => {
     expect(pod?.metadata.labels).toMatchObject({ 'job-name': 'ok', 'controller-uid': created.metadata.uid, 'batch.kubernetes.io/job-name': 'ok', 'batch.kubernetes.io/controller-uid': created.metadata.uid });
     expect(pod?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: 'ok', controller: true, uid: created.metadata.uid });
     expect(pod?.metadata.finalizers ?? []).toEqual([]);
+    const events = await waitFor('events', async () => {
+      const list = await h.client.list<import('../../src/kube-client/types.ts').KubeObject & { reason: string; message: string; involvedObject: { name: string } }>(resources.events, { namespace: 'default' });
+      const mine = list.ok ? list.value.items.filter((e) => e.involvedObject.name === 'ok' || e.involvedObject.name === pod?.metadata.name) : [];
+      return mine.some((e) => e.reason === 'Completed') && mine.some((e) => e.reason === 'Started') ? mine : undefined;
+    });
+    expect(events.map((e) => `${e.reason}: ${e.message}`)).toEqual(expect.arrayContaining([
+      `SuccessfulCreate: Created pod: ${pod?.metadata.name}`,
+      'Completed: Job completed',
+      `Scheduled: Successfully assigned default/${pod?.metadata.name} to sandbox-node`,
+      'Started: Started container main',
+    ]));
   });
 
   it('retries failed pods with back-off until backoffLimit, then BackoffLimitExceeded', async () => {
