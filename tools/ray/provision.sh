@@ -29,20 +29,27 @@ log() { echo "provision-ray: $*" >&2; }
 
 # Ask pip for the mirror only: the default index is unreachable here, and retrying it costs
 # minutes per package.
+# RAYJOB_PYPI_DIRS overrides the mirror folders (tests use it to simulate a machine without one).
+mirror_dirs="${RAYJOB_PYPI_DIRS-/opt/pypi/simple /opt/pypi-more/simple}"
 mirror_args=()
-for d in /opt/pypi/simple /opt/pypi-more/simple; do
+for d in $mirror_dirs; do
   if [ -d "$d" ]; then
     if [ ${#mirror_args[@]} -eq 0 ]; then mirror_args+=(--index-url "file://$d"); else mirror_args+=(--extra-index-url "file://$d"); fi
   fi
 done
 [ -d /opt/wheels ] && mirror_args+=(--find-links /opt/wheels)
 
-if [ ${#mirror_args[@]} -eq 0 ] || ! ls /opt/pypi/simple/ray/ >/dev/null 2>&1; then
+has_ray_wheel=false
+for d in $mirror_dirs; do [ -d "$d/ray" ] && has_ray_wheel=true; done
+if [ "$has_ray_wheel" = false ]; then
   # Last chance: pip configured some other way that can see the ray wheel.
-  if ! "$PY_BASE" -m pip download --no-deps -q -d "$(mktemp -d)" "ray==$RAY_VERSION" >/dev/null 2>&1; then
-    echo "skipped: no local Python package mirror with ray==$RAY_VERSION (/opt/pypi absent and pip cannot find ray)"
+  probe_dir="$(mktemp -d)"
+  if ! "$PY_BASE" -m pip download --no-deps -q --timeout 5 --retries 0 -d "$probe_dir" "ray==$RAY_VERSION" >/dev/null 2>&1; then
+    rm -rf "$probe_dir"
+    echo "skipped: no local Python package mirror with ray==$RAY_VERSION (none of: $mirror_dirs; pip cannot find ray either)"
     exit 0
   fi
+  rm -rf "$probe_dir"
 fi
 
 check_imports() {

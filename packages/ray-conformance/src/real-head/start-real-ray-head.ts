@@ -23,6 +23,13 @@ export type RealRayHeadOptions = {
   /** Extra environment for every Ray process (e.g. RAY_JOB_START_TIMEOUT_SECONDS). */
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /**
+   * Run `ray start --head --block` (KubeRay's head command; default). With `--block`, Ray
+   * kills the whole head when any of its subprocesses exits, e.g. the client server, which
+   * gives up after 30 s when the dashboard starts slowly on a loaded machine (observed).
+   * Without it, `ray start` returns once everything is started and the head lives on.
+   */
+  block?: boolean;
 };
 
 export type RealRayHead = {
@@ -37,24 +44,26 @@ export type RealRayHead = {
   pids(): Promise<HeadProcess[]>;
   rssMb(): Promise<number>;
   faults: RealHeadFaults;
-  /** Whether the `ray start --block` process is still running. */
+  /** Whether the head was started with `--block`. */
+  blocking: boolean;
+  /** Whether the `ray start --block` process is still running (false without `--block`). */
   blockProcessAlive(): boolean;
   logTail(chars?: number): Promise<string>;
   stop(): Promise<void>;
 };
 
 /**
- * Starts a head; if `ray start --block` exits during startup (it does when any Ray
- * subprocess dies, e.g. the client server that gives up after 30 s on a loaded machine),
- * tries once more on fresh ports. A second failure is thrown with Ray's output.
+ * Starts a head. If `ray start --block` takes the head down during startup (see `block`),
+ * tries once more on fresh ports without `--block`, where a late client server cannot take
+ * the Jobs API down with it. Any other failure, or a second one, is thrown with Ray's output.
  */
 export async function startRealRayHead(options: RealRayHeadOptions = {}): Promise<RealRayHead> {
   try {
     return await startOnce(options);
   } catch (error) {
-    if (!(error instanceof HeadExitedEarly)) throw error;
-    console.warn(`real Ray head exited during startup, retrying once: ${error.message.split('\n')[0]}`);
-    return startOnce(options);
+    if (!(error instanceof HeadExitedEarly) || options.block === false) throw error;
+    console.warn(`real Ray head exited during startup; retrying once without --block. ${error.message.split('\n')[0]}`);
+    return startOnce({ ...options, block: false });
   }
 }
 
@@ -62,6 +71,7 @@ class HeadExitedEarly extends Error {}
 
 async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
   const venv = options.venv ?? rayVenvPath();
+  const blocking = options.block ?? true;
   // Short root: Ray's unix socket paths live under it and must stay under 107 bytes.
   const tempDir = await mkdtemp(path.join(os.tmpdir(), 'rayjob-head-'));
   const marker = `${path.basename(tempDir)}-${randomBytes(3).toString('hex')}`;
@@ -82,7 +92,7 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     ...(options.authToken ? { RAY_AUTH_MODE: 'token', RAY_AUTH_TOKEN: options.authToken } : {}),
   });
   const args = [
-    'start', '--head', '--block', '--disable-usage-stats',
+    'start', '--head', ...(blocking ? ['--block'] : []), '--disable-usage-stats',
     '--node-ip-address=127.0.0.1', '--dashboard-host=127.0.0.1', '--include-dashboard=true',
     `--dashboard-port=${dashboardPort}`, `--port=${gcsPort}`, `--ray-client-server-port=${clientPort}`,
     `--dashboard-agent-listen-port=${agentPort}`, `--num-cpus=${options.numCpus ?? 2}`, `--temp-dir=${tempDir}/t`,
@@ -122,7 +132,7 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
 
   const authHeaders: Record<string, string> = options.authToken ? { authorization: `Bearer ${options.authToken}` } : {};
   const answers200 = async (target: string, headers: Record<string, string> = {}): Promise<true | undefined> => {
-    if (exited) throw new HeadExitedEarly(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
+    if (exited && (blocking || exited.code !== 0)) throw new HeadExitedEarly(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
     const res = await httpRequest(target, { headers, timeoutMs: 3_000 });
     return res.kind === 'response' && res.status === 200 ? true : undefined;
   };
@@ -135,7 +145,8 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     await pollUntil(() => answers200(`${agentUrl}/api/healthz`), { what: 'the head DashboardAgent /api/healthz', timeoutMs, intervalMs: 250, fatal });
     // The client server listens only once it has found its node in GCS; if it gives up,
     // `--block` takes the whole head down, so the head is not ready before that.
-    await pollUntil(async () => ((await answers200(`${agentUrl}/api/healthz`)) && (await tcpOpen(clientPort)) ? true : undefined), {
+    // Without --block the client server's fate does not matter to the Jobs API.
+    if (blocking) await pollUntil(async () => ((await answers200(`${agentUrl}/api/healthz`)) && (await tcpOpen(clientPort)) ? true : undefined), {
       what: 'the Ray client server port',
       timeoutMs,
       intervalMs: 250,
@@ -145,7 +156,7 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     const tail = await logTail();
     await stop();
     const message = `real Ray head did not start: ${(error as Error).message}\n--- ray start output ---\n${tail}`;
-    throw exited ? new HeadExitedEarly(message) : new Error(message);
+    throw exited && (blocking || exited.code !== 0) ? new HeadExitedEarly(message) : new Error(message);
   }
   const startupMs = Date.now() - started;
 
@@ -158,7 +169,8 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     pids: () => listHeadProcesses(identity),
     rssMb: async () => Math.round((await listHeadProcesses(identity)).reduce((sum, p) => sum + p.rssKb, 0) / 1024),
     faults: realHeadFaults(identity),
-    blockProcessAlive: () => exited === undefined,
+    blocking,
+    blockProcessAlive: () => blocking && exited === undefined,
     logTail,
     stop,
   };
