@@ -9,6 +9,7 @@ import { startWorkQueue } from '../kube-client/work-queue.ts';
 import type { JobControllerTiming } from './decide.ts';
 import { decideJob, defaultJobTiming, trackingFinalizer } from './decide.ts';
 import { buildJobPod } from './pod-template.ts';
+import { ttlVerdict } from './ttl-after-finished.ts';
 
 export interface JobControllerOptions {
   client: KubeClient;
@@ -139,6 +140,12 @@ export function startJobController(options: JobControllerOptions): JobController
       }
     }
     if (decision.requeueAfterMs !== undefined) queue.addAfter(key, decision.requeueAfterMs + 5);
+    const ttl = ttlVerdict({ ...job, status: decision.status }, now());
+    if (ttl.action === 'wait') queue.addAfter(key, ttl.ms + 5);
+    if (ttl.action === 'delete') {
+      const removed = await client.remove(resources.jobs, { namespace, name }, { propagationPolicy: 'Foreground', preconditions: { uid } });
+      if (!removed.ok && removed.status !== 404 && removed.status !== 409) report(`ttl delete ${key}: ${removed.message}`);
+    }
   }
 
   return {

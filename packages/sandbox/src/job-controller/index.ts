@@ -4,3 +4,4 @@ export { decideJob, backoffDelayMs, isPodFailed, jobMessages, trackingFinalizer,
 export type { JobControllerTiming, JobDecision, JobObservation } from './decide.ts';
 export { matchPodFailurePolicy } from './pod-failure-policy.ts';
 export { buildJobPod, jobPodLabels } from './pod-template.ts';
+export { ttlVerdict } from './ttl-after-finished.ts';

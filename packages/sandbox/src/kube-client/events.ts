@@ -1,6 +1,7 @@
 // core/v1 Events, as controllers and the kubelet record them (what `kubectl describe` shows).
 // Fire-and-forget: an event that cannot be written never blocks or fails the caller. Repeats of the
 // same (object, reason, message) bump `count` and `lastTimestamp` on one Event, as Kubernetes does.
+import { kubeTime } from './time.ts';
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from './rest-client.ts';
 import { resources } from './rest-client.ts';
@@ -18,7 +19,7 @@ export function createEventRecorder(client: KubeClient, component: string, host?
     record(object, type, reason, message) {
       const namespace = object.metadata.namespace ?? 'default';
       const key = `${object.metadata.uid ?? ''}|${reason}|${message}`;
-      const now = new Date().toISOString();
+      const now = kubeTime();
       const previous = seen.get(key);
       if (previous !== undefined) {
         previous.count += 1;

@@ -1,6 +1,7 @@
 // The sandbox kubelet: registers one Ready Node, binds unscheduled pods to it (the whole
 // "scheduler" of a one-node cluster), and runs a PodWorker per pod bound here. It is an API client
 // only: everything it knows comes from list/watch, everything it says goes through the API.
+import { kubeTime } from '../kube-client/time.ts';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +72,7 @@ function volumeSources(client: KubeClient): VolumeSources {
 }
 
 export async function registerNode(client: KubeClient, nodeName: string, address: string): Promise<void> {
-  const now = new Date().toISOString();
+  const now = kubeTime();
   const status = {
     conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
     addresses: [{ type: 'InternalIP', address }, { type: 'Hostname', address: nodeName }],

@@ -1,6 +1,7 @@
 // One pod on this node: sets up its network and volumes, runs init containers then containers as
 // process groups, restarts them per restartPolicy with back-off, probes readiness, and reports
 // status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
+import { kubeTime } from '../kube-client/time.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ export interface PodWorker {
   stop(): Promise<void>;
 }
 
-const nowIso = (): string => new Date().toISOString();
+const nowIso = (): string => kubeTime();
 
 export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let pod = initial;
@@ -195,7 +196,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     run.containerID = `sandbox://${containerID}`;
     if (!launched.ok) {
       writeFileSync(logFile, `${launched.message}\n`, { flag: 'a' });
-      finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: new Date(0).toISOString(), finishedAt: nowIso(), containerID: run.containerID } });
+      finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: kubeTime(0), finishedAt: nowIso(), containerID: run.containerID } });
       return;
     }
     run.pid = launched.pid;
@@ -339,7 +340,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     clearAll(workerTimers);
     for (const run of all) {
       if (run.state.running === undefined && run.state.terminated === undefined) {
-        run.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: new Date(0).toISOString(), finishedAt: nowIso() } };
+        run.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: kubeTime(0), finishedAt: nowIso() } };
       }
     }
     const running = all.filter((r) => r.pid !== undefined);

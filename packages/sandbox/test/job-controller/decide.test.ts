@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job, Pod } from '../../src/kube-client/types.ts';
 import { backoffDelayMs, decideJob, trackingFinalizer } from '../../src/job-controller/decide.ts';
+import { ttlVerdict } from '../../src/job-controller/ttl-after-finished.ts';
 import type { JobObservation } from '../../src/job-controller/decide.ts';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
@@ -203,5 +204,17 @@ describe('decideJob', () => {
     const d = observe(j, [running]);
     expect(d.status.conditions?.find((c) => c.type === 'FailureTarget')?.reason).toBe('BackoffLimitExceeded');
     expect(d.deletePods).toEqual(['a']);
+  });
+});
+
+describe('ttlVerdict', () => {
+  const finished = (ttl: number | undefined): Job => job({ ttlSecondsAfterFinished: ttl }, { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date(t0).toISOString() }] });
+  it.each([
+    { name: 'no ttl', j: finished(undefined), now: t0 + 99_000, verdict: { action: 'none' } },
+    { name: 'before expiry', j: finished(10), now: t0 + 4000, verdict: { action: 'wait', ms: 6000 } },
+    { name: 'at expiry', j: finished(10), now: t0 + 10_000, verdict: { action: 'delete' } },
+    { name: 'not finished', j: job({ ttlSecondsAfterFinished: 0 }), now: t0, verdict: { action: 'none' } },
+  ])('$name', ({ j, now, verdict }) => {
+    expect(ttlVerdict(j, now)).toEqual(verdict);
   });
 });

@@ -107,4 +107,11 @@ describe('Job controller against the API server and kubelet', () => {
     await h.client.remove(resources.jobs, { namespace: 'default', name: 'doomed' }, { propagationPolicy: 'Background' });
     await waitFor('pod gone', async () => ((await h.client.get(resources.pods, { namespace: 'default', name: pod.metadata.name ?? '' })).ok ? undefined : true));
   });
+
+  it('ttlSecondsAfterFinished deletes the finished Job and its pods', async () => {
+    await createJob('ttl', { ttlSecondsAfterFinished: 1 }, ['true']);
+    await waitForCondition('ttl', 'Complete');
+    await waitFor('job deleted', async () => ((await getJob('ttl')) === undefined ? true : undefined), 5000);
+    await waitFor('pods deleted', async () => ((await podsOf('ttl')).length === 0 ? true : undefined));
+  });
 });
