@@ -88,7 +88,7 @@ export function createDashboardServer(deps: {
     if (!job) return refuseUpgrade(socket, 404, jobNotFound(jobPath.id));
     const offered = String(req.headers['sec-websocket-extensions'] ?? '');
     const deflate = /permessage-deflate/i.test(offered);
-    const agentDown = deps.state.agentDown() && job.driverNodeId === deps.state.nodes.head().nodeId;
+    const agentDown = deps.state.driverAgentDown(job.driverNodeId);
     wss.handleUpgrade(req, socket, head, (ws) => deps.tails.attach(job.submissionId, ws, deflate, agentDown));
   }
 

@@ -32,6 +32,13 @@ export interface RayEmulatorFaults {
   startDashboard(): Promise<void>;
   /** A fresh head: every job forgotten, every process killed, open connections cut, a new head node id. */
   loseHead(): Promise<void>;
+  /** The job's supervisor actor dies: entrypoint killed, FAILED / JOB_SUPERVISOR_ACTOR_DIED ~1.3 s later. */
+  killSupervisor(submissionId: string): Promise<void>;
+  /**
+   * A worker node is lost: DEAD in `/nodes` after nodeDeathDelayMs; jobs whose driver ran there fail with
+   * JOB_SUPERVISOR_ACTOR_DIED; their logs and tails fail (the node's agent is gone).
+   */
+  killWorkerNode(nodeId: string): Promise<void>;
   /** ray#46413: the final chunk of a tail is never sent (GET logs still has it). */
   dropLastLogChunk(enabled: boolean): void;
   /** Delays every answer by ms (0 = off). */
@@ -74,6 +81,7 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
   let dropLast = false;
   let jobHeadDownUntil = 0;
   let agentDown = false;
+  const lostWorkers = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const recorded: RecordedRequest[] = [];
 
@@ -87,6 +95,8 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
     authEnabled: options.authToken !== undefined,
     jobHeadDown: () => now() < jobHeadDownUntil,
     agentDown: () => agentDown,
+    driverAgentDown: (nodeId) =>
+      nodeId !== null && ((agentDown && nodeId === nodes.head().nodeId) || lostWorkers.has(nodeId)),
     packages: new Set(),
     now,
   };
@@ -122,6 +132,25 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
       }, timing.nodeDeathDelayMs);
       timers.add(t);
     },
+    async killSupervisor(submissionId) {
+      const job = jobs.get(submissionId);
+      if (!job) throw new Error(`killSupervisor: no job ${submissionId}`);
+      jobs.supervisorDied(job);
+    },
+    async killWorkerNode(nodeId) {
+      const node = nodes.byId(nodeId);
+      if (!node || node.isHead) throw new Error(`killWorkerNode: ${nodeId} is not a worker of this emulator`);
+      if (lostWorkers.has(nodeId)) return;
+      lostWorkers.add(nodeId);
+      nodes.markLost(nodeId);
+      jobs.workerLost(nodeId);
+      tails.closeWhere((t) => jobs.get(t.submissionId)?.driverNodeId === nodeId);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        nodes.markDead(nodeId);
+      }, timing.nodeDeathDelayMs);
+      timers.add(t);
+    },
     async stopDashboard() {
       await server.close();
     },
@@ -131,6 +160,7 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
     async loseHead() {
       jobs.forgetAll();
       nodes.replaceHead();
+      lostWorkers.clear();
       agentDown = false;
       jobHeadDownUntil = 0;
       server.cutConnections();

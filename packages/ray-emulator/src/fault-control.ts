@@ -1,7 +1,7 @@
 // HTTP control endpoint for the faults, for use from outside the process (CLI `--faults`). Separate port on
 // purpose: stopDashboard closes the dashboard port, and startDashboard must still be reachable.
 //   POST /restartJobHead?downForMs=N   POST /killAgent   POST /stopDashboard   POST /startDashboard
-//   POST /loseHead   POST /dropLastLogChunk?enabled=true|false   POST /slowAnswers?ms=N
+//   POST /loseHead   POST /killSupervisor?submissionId=S   POST /killWorkerNode?nodeId=N   POST /dropLastLogChunk?enabled=true|false   POST /slowAnswers?ms=N
 //   POST /fail5xx?count=N[&status=S]   POST /addWorkerNode (JSON body {"resources": {...}})   GET /jobs
 import { createServer, type IncomingMessage } from 'node:http';
 import type { RayEmulator } from './emulator.ts';
@@ -40,6 +40,8 @@ export async function startFaultControl(emulator: RayEmulator, host: string, por
         case '/stopDashboard': return f.stopDashboard();
         case '/startDashboard': return f.startDashboard();
         case '/loseHead': return f.loseHead();
+        case '/killSupervisor': return f.killSupervisor(url.searchParams.get('submissionId') ?? '');
+        case '/killWorkerNode': return f.killWorkerNode(url.searchParams.get('nodeId') ?? '');
         case '/dropLastLogChunk': return f.dropLastLogChunk(url.searchParams.get('enabled') !== 'false');
         case '/slowAnswers': return f.slowAnswers(intParam(url, 'ms'));
         case '/fail5xx': return f.fail5xx(intParam(url, 'count'), intParam(url, 'status', 500));

@@ -2,6 +2,7 @@
 // ray-jobs-api.md §5, driver placement, processes, stop with SIGTERM -> grace -> SIGKILL, start timeout.
 import { killGroup, startDriverProcess, type DriverProcess } from './driver-process.ts';
 import { newSubmissionId } from './ids.ts';
+import { randomBytes } from 'node:crypto';
 import { requestsResources, type NodeTable, type ResourceDemand } from './nodes.ts';
 import {
   cpuGpuResourceStartFailure,
@@ -12,6 +13,7 @@ import {
   runtimeEnvSetupLine,
   startTimeoutMessage,
   statusMessages,
+  supervisorDiedMessage,
 } from './ray-texts.ts';
 import type { SubmitRequest } from './submit-request.ts';
 import type { EmulatorTiming } from './timing.ts';
@@ -38,6 +40,8 @@ export interface JobRecord {
   stopRequested: boolean;
   /** The head agent died: nothing reconciles this job any more (status frozen, ray#65037). */
   frozen: boolean;
+  /** The supervisor actor is gone: the entrypoint's own exit no longer decides the status. */
+  supervisorDead?: boolean;
   process?: DriverProcess;
   pid?: number;
 }
@@ -113,7 +117,7 @@ export function createJobManager(deps: JobManagerDeps) {
   }
 
   function tryStart(job: JobRecord): void {
-    if (job.status !== 'PENDING' || job.frozen || jobs.get(job.submissionId) !== job) return;
+    if (job.status !== 'PENDING' || job.frozen || job.supervisorDead || jobs.get(job.submissionId) !== job) return;
     if (deps.now() - job.startTime < timing.pendingToRunningMs) return;
     if ('CPU' in job.demand.resources || 'GPU' in job.demand.resources) {
       setStatus(job, 'FAILED', {
@@ -157,6 +161,7 @@ export function createJobManager(deps: JobManagerDeps) {
   }
 
   function finish(job: JobRecord, exitCode: number): void {
+    if (job.supervisorDead) return;
     if (job.stopRequested) {
       setStatus(job, 'STOPPED', { message: statusMessages.stopped });
     } else if (exitCode === 0) {
@@ -173,7 +178,7 @@ export function createJobManager(deps: JobManagerDeps) {
 
   /** `{stopped}` as Ray answers: true while a supervisor exists (also for PENDING, which stays PENDING). */
   function stop(job: JobRecord): boolean {
-    if (isTerminal(job.status)) return false;
+    if (isTerminal(job.status) || job.supervisorDead) return false;
     job.stopRequested = true;
     const driver = job.process;
     if (job.status === 'RUNNING' && driver?.alive()) {
@@ -202,6 +207,25 @@ export function createJobManager(deps: JobManagerDeps) {
   const ticker = setInterval(tick, timing.schedulerTickMs);
   ticker.unref();
 
+  /**
+   * The supervisor actor of a non-terminal job dies: its watchdog kills the entrypoint's group at once, and
+   * the JobManager marks the job FAILED / JOB_SUPERVISOR_ACTOR_DIED shortly after (§7.5). The reason is
+   * appended to the log without a trailing newline, as Ray does.
+   */
+  function supervisorDied(job: JobRecord): boolean {
+    if (isTerminal(job.status) || job.frozen || job.supervisorDead) return false;
+    job.supervisorDead = true;
+    if (job.pid !== undefined) killGroup(job.pid);
+    const ip = nodes.byId(job.driverNodeId ?? '')?.ip ?? nodes.head().ip;
+    const message = supervisorDiedMessage(job.submissionId, ip, randomBytes(16).toString('hex'));
+    later(timing.supervisorDeathMs, () => {
+      if (isTerminal(job.status) || job.frozen || jobs.get(job.submissionId) !== job) return;
+      appendLog(job.submissionId, message);
+      setStatus(job, 'FAILED', { errorType: 'JOB_SUPERVISOR_ACTOR_DIED', message });
+    });
+    return true;
+  }
+
   /** killAgent: drivers on the head die with the raylet; jobs the head's JobManager owned are frozen. */
   function freezeHeadJobs(headNodeId: string): void {
     for (const job of jobs.values()) {
@@ -227,6 +251,11 @@ export function createJobManager(deps: JobManagerDeps) {
     logsOf: (job: JobRecord) => (job.driverAgentHttpAddress === null ? '' : (logs.get(job.submissionId) ?? '')),
     rawLog: (id: string) => logs.get(id) ?? '',
     freezeHeadJobs,
+    supervisorDied,
+    /** A worker node is lost: every supervisor placed there dies with it. */
+    workerLost(nodeId: string): void {
+      for (const job of jobs.values()) if (job.driverNodeId === nodeId) supervisorDied(job);
+    },
     /** loseHead: a fresh head knows no jobs; every process dies with the old head. */
     forgetAll(): void {
       killAll();

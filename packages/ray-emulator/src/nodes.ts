@@ -11,6 +11,8 @@ export interface EmulatedNode {
   used: Record<string, number>;
   startTimeMs: number;
   endTimeMs: number;
+  /** Killed but not yet reported DEAD: schedules nothing. */
+  lost?: boolean;
 }
 
 export interface ResourceDemand {
@@ -47,6 +49,7 @@ export function createNodeTable(ip: string, now: () => number) {
 
   const fits = (node: EmulatedNode, demand: Record<string, number>) =>
     node.state === 'ALIVE' &&
+    !node.lost &&
     Object.entries(demand).every(([k, v]) => (node.total[k] ?? 0) - (node.used[k] ?? 0) >= v - 1e-9);
 
   return {
@@ -81,6 +84,10 @@ export function createNodeTable(ip: string, now: () => number) {
       const node = nodes.find((n) => n.nodeId === nodeId);
       if (!node) return;
       for (const [k, v] of Object.entries(demandOf(d))) node.used[k] = Math.max(0, (node.used[k] ?? 0) - v);
+    },
+    markLost(nodeId: string): void {
+      const node = nodes.find((n) => n.nodeId === nodeId);
+      if (node) node.lost = true;
     },
     markDead(nodeId: string): void {
       const node = nodes.find((n) => n.nodeId === nodeId);

@@ -129,6 +129,17 @@ export function entrypointFailedMessage(exitCode: number, logTail: string): stri
   return `Job entrypoint command failed with exit code ${exitCode}, last available logs (truncated to 20,000 chars):\n${logTail}`;
 }
 
+/** The supervisor actor's worker died (OOM, SIGKILL, node loss); §5 JOB_SUPERVISOR_ACTOR_DIED. */
+export function supervisorDiedMessage(submissionId: string, ip: string, actorId: string): string {
+  return (
+    'Job supervisor actor died: The actor died unexpectedly before finishing this task.\n' +
+    `\tclass_name: JobSupervisor\n\tactor_id: ${actorId}\n\tname: _ray_internal_job_actor_${submissionId}\n` +
+    `\tnamespace: SUPERVISOR_ACTOR_RAY_NAMESPACE\n\tip: ${ip}\n` +
+    'The actor is dead because its worker process has died. Worker exit type: UNEXPECTED_SYSTEM_EXIT ' +
+    'Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.'
+  );
+}
+
 /** Before ~2.8 (no driver exit code yet). */
 export function legacyFailedMessage(logTail: string): string {
   if (logTail === '') return 'Job failed.';

@@ -32,6 +32,8 @@ export interface DashboardState {
   jobHeadDown: () => boolean;
   /** The head node's DashboardAgent is dead: agent-routed calls fail with ClientConnectorError. */
   agentDown: () => boolean;
+  /** The agent on a job's driver node cannot be reached (head agent dead, or the worker lost). */
+  driverAgentDown: (nodeId: string | null) => boolean;
   packages: Set<string>;
   now: () => number;
 }
@@ -99,7 +101,9 @@ export function route(state: DashboardState, method: string, url: URL, body: str
   if (jobPath.rest === '/logs') {
     // Logs of a job that never started are answered without asking any agent (§3.7).
     if (job.driverAgentHttpAddress === null) return json(200, { logs: '' });
-    if (state.agentDown() && job.driverNodeId === head.nodeId) return text(500, agentUnreachable(head.ip));
+    if (state.driverAgentDown(job.driverNodeId)) {
+      return text(500, agentUnreachable(state.nodes.byId(job.driverNodeId ?? '')?.ip ?? head.ip));
+    }
     return json(200, { logs: state.jobs.logsOf(job) });
   }
   // stop and delete always go to the head node's agent

@@ -18,6 +18,8 @@ export interface EmulatorTiming {
   schedulerTickMs: number;
   /** killAgent: head node turns DEAD in the node table this long after the kill (observed within 3 s). */
   nodeDeathDelayMs: number;
+  /** killSupervisor / killWorkerNode: supervisor death -> FAILED (observed ~1.3 s). */
+  supervisorDeathMs: number;
   /** restartJobHead default outage (observed ≈1–2.5 s). */
   jobHeadRestartMs: number;
   /** A tail that negotiated permessage-deflate is closed 1000 (no frames) this long after the upgrade. */
@@ -33,6 +35,7 @@ export const rayDefaultTiming: EmulatorTiming = {
   startTimeoutMs: 900_000,
   schedulerTickMs: 1_000,
   nodeDeathDelayMs: 3_000,
+  supervisorDeathMs: 1_300,
   jobHeadRestartMs: 2_000,
   deflateTailCloseMs: 3_000,
 };
@@ -47,6 +50,7 @@ export const fastTiming: EmulatorTiming = {
   startTimeoutMs: 60_000,
   schedulerTickMs: 20,
   nodeDeathDelayMs: 100,
+  supervisorDeathMs: 30,
   jobHeadRestartMs: 300,
   deflateTailCloseMs: 200,
 };

@@ -137,3 +137,59 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('supervisor and worker faults', () => {
+  it('killSupervisor: entrypoint killed, FAILED / JOB_SUPERVISOR_ACTOR_DIED, reason appended to the log', async () => {
+    const e = await emulator({ timing: { supervisorDeathMs: 100 } });
+    await submit(e.url, { entrypoint: longJob, submission_id: 'sv1' });
+    await untilStatus(e.url, 'sv1', 'RUNNING');
+    const pid = e.jobs()[0]?.pid as number;
+    await e.faults.killSupervisor('sv1');
+    await waitFor(() => !alive(pid), { what: 'the entrypoint to die' });
+    await untilStatus(e.url, 'sv1', 'FAILED');
+    const job = (await getJson(e.url, '/api/jobs/sv1')).json as Record<string, unknown>;
+    expect(job.error_type).toBe('JOB_SUPERVISOR_ACTOR_DIED');
+    expect(job.driver_exit_code).toBeNull();
+    expect(String(job.message)).toMatch(/^Job supervisor actor died: The actor died unexpectedly before finishing this task\.\n\tclass_name: JobSupervisor\n/);
+    const logs = JSON.parse((await raw(e.url, 'GET', '/api/jobs/sv1/logs')).body).logs as string;
+    expect(logs.endsWith(String(job.message))).toBe(true);
+    expect((await raw(e.url, 'POST', '/api/jobs/sv1/stop')).body).toBe('{"stopped":false}');
+  });
+
+  it('killWorkerNode: its drivers fail as supervisor deaths, its logs 500, the node DEAD later, nothing new placed there', async () => {
+    const e = await emulator({ timing: { nodeDeathDelayMs: 150 } });
+    const worker = e.addWorkerNode({ resources: { slot: 2 } });
+    await submit(e.url, { entrypoint: longJob, submission_id: 'wk1', entrypoint_resources: { slot: 1 } });
+    await submit(e.url, { entrypoint: longJob, submission_id: 'hd1' });
+    await untilStatus(e.url, 'wk1', 'RUNNING');
+    await untilStatus(e.url, 'hd1', 'RUNNING');
+    const t = tail(e.ws, 'wk1');
+    await waitFor(() => t.frames.length > 0, { what: 'first frame' });
+    await e.faults.killWorkerNode(worker);
+    expect(await t.ended).toMatchObject({ kind: 'closed', code: 1000 });
+    await untilStatus(e.url, 'wk1', 'FAILED');
+    expect((await getJson(e.url, '/api/jobs/wk1')).json?.error_type).toBe('JOB_SUPERVISOR_ACTOR_DIED');
+    const logs = await raw(e.url, 'GET', '/api/jobs/wk1/logs');
+    expect(logs.status).toBe(500);
+    expect(logs.body).toContain('ClientConnectorError');
+    await submit(e.url, { entrypoint: 'true', submission_id: 'wk2', entrypoint_resources: { slot: 1 } });
+    await waitFor(async () => {
+      const { json } = await getJson(e.url, '/nodes?view=summary');
+      const nodes = (json as { data: { summary: Array<{ raylet: { nodeId: string; state: string } }> } }).data.summary;
+      return nodes.find((n) => n.raylet.nodeId === worker)?.raylet.state === 'DEAD';
+    }, { what: 'the worker DEAD' });
+    expect(await status(e.url, 'wk2')).toBe('PENDING');
+    expect(await status(e.url, 'hd1')).toBe('RUNNING');
+  });
+
+  it.each([
+    ['killSupervisor of an unknown job', (e: Awaited<ReturnType<typeof emulator>>) => e.faults.killSupervisor('ghost'), /no job ghost/],
+    ['killWorkerNode of the head', async (e: Awaited<ReturnType<typeof emulator>>) => {
+      const head = await headNode(e.url);
+      return e.faults.killWorkerNode(head?.nodeId ?? '');
+    }, /is not a worker/],
+  ])('%s is refused with a clear error', async (_name, act, message) => {
+    const e = await emulator();
+    await expect(act(e)).rejects.toThrow(message);
+  });
+});
