@@ -57,10 +57,11 @@ export function handleList(ctx: ApiContext, watches: WatchRegistry, p: RequestPa
     return;
   }
   const rv = String(ctx.store.currentRv());
+  // Selectors see the object as this API version shows it (events.k8s.io selects on regarding.*).
   const items = ctx.store
     .list(p.rt.bucket, p.path.namespace)
-    .filter((o) => labels(o) && fields(o))
     .map((o) => present(p.rt, o))
+    .filter((o) => labels(o) && fields(o))
     .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`));
   const form = outputFormOf(p.req.headers.accept);
   if (form === 'table') {
@@ -153,7 +154,10 @@ export async function handleDelete(ctx: ApiContext, p: RequestParts): Promise<vo
 export async function handleDeleteCollection(ctx: ApiContext, p: RequestParts): Promise<void> {
   const options = await deleteOptionsOf(p);
   const { labels, fields } = selectors(p.query);
-  const targets = ctx.store.list(p.rt.bucket, p.path.namespace).filter((o) => labels(o) && fields(o));
+  const targets = ctx.store.list(p.rt.bucket, p.path.namespace).filter((o) => {
+    const shown = present(p.rt, o);
+    return labels(shown) && fields(shown);
+  });
   const items: KubeObject[] = [];
   for (const t of targets) {
     const out = deleteObject(ctx, p.rt, t.metadata.namespace ?? '', t.metadata.name ?? '', options);

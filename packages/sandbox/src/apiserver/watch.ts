@@ -37,12 +37,29 @@ export interface ActiveWatch {
   close(): void;
 }
 
+/** Stored objects are immutable, so one serialization per (event type, object) serves every watcher. */
+const serialized = new WeakMap<KubeObject, Map<string, string>>();
+function serializedEvent(type: string, object: KubeObject): string {
+  let byType = serialized.get(object);
+  if (!byType) {
+    byType = new Map();
+    serialized.set(object, byType);
+  }
+  let line = byType.get(type);
+  if (line === undefined) {
+    line = JSON.stringify({ type, object }) + '\n';
+    byType.set(type, line);
+  }
+  return line;
+}
+
 export function tooOld(requested: number, oldest: number): StatusBody {
   return gone(`too old resource version: ${requested} (${oldest})`).status;
 }
 
 export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: IncomingMessage, res: ServerResponse, w: WatchRequest): void {
   const { rt } = w;
+  // `obj` is already presented in this API version, so field selectors see its field names.
   const matches = (obj: KubeObject): boolean =>
     (w.namespace === undefined || (obj.metadata.namespace ?? '') === w.namespace) &&
     (w.name === undefined || obj.metadata.name === w.name) &&
@@ -77,19 +94,20 @@ export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: Incomin
     if (w.form === 'metadata') return toPartial(obj);
     return obj;
   };
-  const write = (type: string, object: unknown): void => {
+  const write = (type: string, object: KubeObject): void => {
     if (closed) return;
-    res.write(JSON.stringify({ type, object }) + '\n');
+    res.write(w.form === 'object' ? serializedEvent(type, object) : JSON.stringify({ type, object: render(object) }) + '\n');
     if (res.writableLength > watches.maxBufferedBytes) handle.expire();
   };
   const deliver = (event: StoreEvent): void => {
-    const now = matches(event.object);
-    const before = event.old ? matches(event.old) : false;
+    const shown = present(rt, event.object);
+    const now = matches(shown);
+    const before = event.old ? matches(present(rt, event.old)) : false;
     if (event.type === 'MODIFIED') {
-      if (now && before) write('MODIFIED', render(present(rt, event.object)));
-      else if (now) write('ADDED', render(present(rt, event.object)));
-      else if (before) write('DELETED', render(present(rt, event.object)));
-    } else if (now) write(event.type, render(present(rt, event.object)));
+      if (now && before) write('MODIFIED', shown);
+      else if (now) write('ADDED', shown);
+      else if (before) write('DELETED', shown);
+    } else if (now) write(event.type, shown);
   };
 
   let lastRv = ctx.store.currentRv();
@@ -119,7 +137,10 @@ export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: Incomin
   res.on('close', () => handle.close());
 
   if (fromRv === undefined) {
-    for (const obj of ctx.store.list(rt.bucket, w.namespace)) if (matches(obj)) write('ADDED', render(present(rt, obj)));
+    for (const obj of ctx.store.list(rt.bucket, w.namespace)) {
+      const shown = present(rt, obj);
+      if (matches(shown)) write('ADDED', shown);
+    }
   } else {
     for (const event of backlog) deliver(event);
   }
@@ -127,7 +148,7 @@ export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: Incomin
   if (w.bookmarks) {
     const bookmark = (): void => {
       const rv = String(Math.max(lastRv, ctx.store.currentRv()));
-      write('BOOKMARK', { kind: rt.kind, apiVersion: gvKey(rt.group, rt.version), metadata: { resourceVersion: rv } });
+      if (!closed) res.write(JSON.stringify({ type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: gvKey(rt.group, rt.version), metadata: { resourceVersion: rv } } }) + '\n');
     };
     timers.push(setInterval(bookmark, watches.bookmarkIntervalMs));
   }
