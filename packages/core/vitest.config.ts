@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'core',
     environment: 'node',
     include: ['test/**/*.test.ts'],
+    // Property tests and the ESLint probe are CPU-bound; on 2 shared cores they need more than the 5 s default.
+    testTimeout: 60_000,
     coverage: {
       provider: 'v8',
       enabled: true,

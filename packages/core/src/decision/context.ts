@@ -36,14 +36,14 @@ export type Ending =
 
 export function createContext(input: DecisionInput): Context {
   const { rayJob } = input;
-  const original = structuredClone(rayJob.status ?? { succeeded: 0, failed: 0 });
+  const original = copyJson(rayJob.status ?? { succeeded: 0, failed: 0 });
   return {
     input,
     rayJob,
     original,
-    status: structuredClone(original),
+    status: copyJson(original),
     actions: [],
-    memory: structuredClone(input.memory),
+    memory: copyJson(input.memory),
     now: input.now,
     nowText: formatKubeTime(input.now),
     mode: rayJob.spec.submissionMode ?? 'K8sJobMode',
@@ -52,6 +52,11 @@ export function createContext(input: DecisionInput): Context {
     name: rayJob.metadata.name ?? '',
     notes: [],
   };
+}
+
+/** Status and memory are plain JSON data (they come from the API server); a JSON copy is the cheapest deep copy. */
+export function copyJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** A non-empty clusterSelector selects an existing RayCluster (KubeRay uses only the `ray.io/cluster` key). */

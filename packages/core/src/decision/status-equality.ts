@@ -9,18 +9,11 @@ export function statusEqual(a: RayJobResourceStatus, b: RayJobResourceStatus): b
 }
 
 function canonical(status: RayJobResourceStatus): string {
-  const copy = structuredClone(status) as Record<string, unknown>;
-  const cluster = copy.rayClusterStatus as Record<string, unknown> | undefined;
-  if (cluster) delete cluster.lastUpdateTime;
-  return JSON.stringify(sortDropUndefined(copy));
-}
-
-function sortDropUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDropUndefined);
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-    return Object.fromEntries(entries.map(([k, v]) => [k, sortDropUndefined(v)]));
-  }
-  return value;
+  return JSON.stringify(status, (key, value: unknown) => {
+    if (key === 'lastUpdateTime') return undefined;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    // Key order must not matter: rebuild plain objects with sorted keys (JSON.stringify drops undefined).
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+  });
 }

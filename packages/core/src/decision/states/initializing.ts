@@ -3,7 +3,7 @@ import { buildSubmitterJob } from '../../builders/submitter-job.ts';
 import { dashboardURLFromService } from '../../builders/dashboard.ts';
 import { submissionOptions } from '../../builders/submitter-command.ts';
 import type { Context, Ending } from '../context.ts';
-import { emit } from '../context.ts';
+import { copyJson, emit } from '../context.ts';
 import { activeDeadlinePassed, failForActiveDeadline, failForPreRunningDeadline, preRunningDeadlinePassed, secondsUntilDeadline } from '../deadlines.ts';
 import { eventNotes } from '../messages.ts';
 import { suspendIfRequested } from './suspend.ts';
@@ -41,7 +41,7 @@ export function decideInitializing(ctx: Context): Ending {
   if (!status.dashboardURL) {
     if (cluster.status?.state !== 'ready') {
       ctx.notes.push('Wait for the RayCluster.Status.State to be ready before submitting the job.');
-      if (cluster.status) status.rayClusterStatus = structuredClone(cluster.status);
+      if (cluster.status) status.rayClusterStatus = copyJson(cluster.status);
       return { kind: 'epilogue', requeueSeconds: waitRequeue };
     }
     const svc = input.clusterHeadService;
@@ -52,7 +52,7 @@ export function decideInitializing(ctx: Context): Ending {
     }
     // Persist the URL first: the submitter Job embeds it (names before creation, always).
     status.dashboardURL = url.url;
-    if (cluster.status) status.rayClusterStatus = structuredClone(cluster.status);
+    if (cluster.status) status.rayClusterStatus = copyJson(cluster.status);
     return { kind: 'epilogue', requeueSeconds: 0 };
   }
   if (ctx.mode === 'InteractiveMode') {

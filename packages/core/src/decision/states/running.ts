@@ -5,7 +5,7 @@ import { submissionOptions } from '../../builders/submitter-command.ts';
 import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { JobStatus } from '../../schema/index.ts';
 import type { Context, Ending } from '../context.ts';
-import { emit, transition } from '../context.ts';
+import { copyJson, emit, transition } from '../context.ts';
 import { activeDeadlinePassed, failForActiveDeadline } from '../deadlines.ts';
 import type { DashboardJobInfo } from '../inputs.ts';
 import { eventNotes, messages } from '../messages.ts';
@@ -252,7 +252,7 @@ function recordJobInfo(ctx: Context, info: DashboardJobInfo): void {
   if (info.endTime) rayJobInfo.endTime = formatKubeTime(new Date(info.endTime));
   if (Object.keys(rayJobInfo).length) status.rayJobInfo = rayJobInfo;
   delete status.reason;
-  if (ctx.input.cluster?.status) status.rayClusterStatus = structuredClone(ctx.input.cluster.status);
+  if (ctx.input.cluster?.status) status.rayClusterStatus = copyJson(ctx.input.cluster.status);
 }
 
 /** Alive, or we cannot tell: "inconclusive is not dead". Only a conclusive DEAD or missing answer counts. */
