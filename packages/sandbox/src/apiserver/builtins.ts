@@ -14,6 +14,7 @@ import {
 import { coreFromEventsV1, eventsV1FromCore } from './events-conversion.ts';
 import { invalidValue, requiredValue } from './field-errors.ts';
 import { checkMicroTime, checkTime } from './microtime.ts';
+import { builtinScalePaths } from './scale.ts';
 import { allVerbs, type Registry, type ResourceType, type TableShape } from './resource-types.ts';
 import type { StatusCause } from './status.ts';
 import {
@@ -144,9 +145,9 @@ export const builtinResources: ResourceType[] = [
   builtin({ plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], subresources: ['status'], statusSplit: true }),
   builtin({ plural: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], subresources: ['status'], statusSplit: true }),
   builtin({ group: 'events.k8s.io', plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventTable, bucket: '/events', extra: { fromStorage: eventsV1FromCore, toStorage: coreFromEventsV1, decodeCheck: decodeEvent, validate: (e, ctx) => (ctx.operation === 'create' ? validateEventsV1(e) : []) } }),
-  builtin({ group: 'apps', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: deploymentTable, extra: { applyDefaults: defaultDeployment } }),
-  builtin({ group: 'apps', plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true }),
-  builtin({ group: 'apps', plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true }),
+  builtin({ group: 'apps', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: deploymentTable, extra: { applyDefaults: defaultDeployment, scale: builtinScalePaths } }),
+  builtin({ group: 'apps', plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, extra: { scale: builtinScalePaths } }),
+  builtin({ group: 'apps', plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, extra: { scale: builtinScalePaths } }),
   builtin({ group: 'apps', plural: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], subresources: ['status'], statusSplit: true }),
   builtin({
     group: 'batch',

@@ -18,6 +18,7 @@ import {
   type RequestParts,
 } from './resource-handlers.ts';
 import { parseApiPath } from './routes.ts';
+import { readScale, writeScale } from './scale.ts';
 import { methodNotAllowed, notFound, pathNotFound } from './status.ts';
 import type { WatchRegistry } from './watch.ts';
 
@@ -80,6 +81,13 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
       }
       if (rt.plural === 'pods' && rt.group === '' && sub === 'eviction' && method === 'POST') {
         sendJson(res, 201, evictPod(ctx, rt, ns, name, await readJsonBody(req)));
+        return;
+      }
+      if (sub === 'scale' && rt.scale) {
+        if (method === 'GET') sendJson(res, 200, readScale(ctx, rt, rt.scale, ns, name));
+        else if (method === 'PUT') sendJson(res, 200, writeScale(ctx, rt, rt.scale, ns, name, await readJsonBody(req)));
+        else if (method === 'PATCH') sendJson(res, 200, writeScale(ctx, rt, rt.scale, ns, name, await readJsonBody(req), req.headers['content-type'] ?? ''));
+        else throw methodNotAllowed(`${method} is not supported on ${rt.plural}/scale`);
         return;
       }
       if (sub === 'proxy' && rt.group === '' && (rt.plural === 'services' || rt.plural === 'pods')) {

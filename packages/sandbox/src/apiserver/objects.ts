@@ -147,6 +147,9 @@ export function replaceObject(
   if (body.metadata.name !== undefined && body.metadata.name !== name) {
     throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
   }
+  if (body.metadata.uid && body.metadata.uid !== old.metadata.uid) {
+    throw conflictMessage(rt.plural, rt.group, name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+  }
   const expectedRv = body.metadata.resourceVersion;
   if (!expectedRv && rt.crdName && !options.internal) {
     throw invalid(rt.kind, rt.group, name, [invalidValue('metadata.resourceVersion', 0, 'must be specified for an update')]);

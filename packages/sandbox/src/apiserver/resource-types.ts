@@ -54,6 +54,8 @@ export interface ResourceType {
   table: TableShape;
   /** Default propagation when a DELETE says nothing (batch/v1 jobs orphan, like the real server). */
   defaultPropagation: 'Background' | 'Orphan';
+  /** Where replicas live, when the kind has a scale subresource. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Set for custom resources; the CRD name. */
   crdName?: string;
 }

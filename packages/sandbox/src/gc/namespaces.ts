@@ -33,7 +33,7 @@ export function startNamespaceController(ctx: ApiContext): { stop(): void } {
         remaining++;
         if (obj.metadata.deletionTimestamp) continue;
         try {
-          deleteObject(ctx, rt, name, obj.metadata.name ?? '', { propagationPolicy: 'Background', gracePeriodSeconds: 0 });
+          deleteObject(ctx, rt, name, obj.metadata.name ?? '', { propagationPolicy: 'Background' });
         } catch {
           /* gone already */
         }

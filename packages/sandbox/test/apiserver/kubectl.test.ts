@@ -137,6 +137,16 @@ spec:
     expect(read(pod)).toEqual(expected);
   });
 
+  it('kubectl scale writes replicas through the scale subresource', async () => {
+    await h.kubectl(['apply', '-f', '-'], 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: scaled}\nspec: {selector: {matchLabels: {app: s}}, template: {metadata: {labels: {app: s}}, spec: {containers: [{name: c, image: x}]}}}');
+    expect((await h.kubectl(['scale', 'deployment', 'scaled', '--replicas=3'])).stdout).toContain('deployment.apps/scaled scaled');
+    const d = JSON.parse((await h.kubectl(['get', 'deployment', 'scaled', '-o', 'json'])).stdout);
+    expect(d.spec.replicas).toBe(3);
+    expect(d.metadata.generation).toBe(2);
+    const scale = await http(h.server, 'GET', '/apis/apps/v1/namespaces/default/deployments/scaled/scale');
+    expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 }, status: { selector: 'app=s' } });
+  });
+
   it('replace with a stale resourceVersion gets the real Conflict message', async () => {
     await h.kubectl(['create', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stale}\ndata: {a: "1"}');
     const cm = JSON.parse((await h.kubectl(['get', 'cm', 'stale', '-o', 'json'])).stdout);

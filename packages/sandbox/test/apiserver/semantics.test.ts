@@ -59,6 +59,15 @@ describe('names, uids and errors', () => {
     );
   });
 
+  it('an update carrying another uid (the object was recreated) is a Conflict', async () => {
+    const first = await h.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'reborn' } } });
+    await h.core.deleteNamespacedConfigMap({ name: 'reborn', namespace: ns });
+    const second = await h.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'reborn' } } });
+    const err = await apiError(h.core.replaceNamespacedConfigMap({ name: 'reborn', namespace: ns, body: { ...first, metadata: { ...first.metadata, resourceVersion: second.metadata?.resourceVersion } } }));
+    expect(err.code).toBe(409);
+    expect(err.body.message).toMatch(/^Operation cannot be fulfilled on configmaps "reborn": Precondition failed: UID in precondition/);
+  });
+
   it('creating in a missing namespace is 404 namespaces "x" not found', async () => {
     const err = await apiError(h.core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } }));
     expect(err.body.message).toBe('namespaces "nowhere" not found');
