@@ -11,6 +11,7 @@ import {
   preparePodCreate,
   prepareServiceCreate,
 } from './defaults-builtin.ts';
+import { validateCrd } from './crd-validation.ts';
 import { coreFromEventsV1, eventsV1FromCore } from './events-conversion.ts';
 import { invalidValue, requiredValue } from './field-errors.ts';
 import { checkMicroTime, checkTime } from './microtime.ts';
@@ -178,6 +179,7 @@ export const builtinResources: ResourceType[] = [
     subresources: ['status'],
     statusSplit: true,
     table: createdAtTable,
+    extra: { validate: (crd) => validateCrd(crd) },
   }),
 ];
 

@@ -235,6 +235,27 @@ describe('kubectl with a CRD', () => {
     expect(out.stderr).toContain('The Widget "managed" is invalid: spec.managedBy: Invalid value: "string": the managedBy field is immutable');
   });
 
+  it('rejects a CRD whose CEL rule does not compile', async () => {
+    const bad = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.test.rayjob.dev}
+spec:
+  group: test.rayjob.dev
+  scope: Namespaced
+  names: {plural: gadgets, kind: Gadget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-validations: [{rule: "self.spec ==", message: broken}]
+`;
+    const out = await h.kubectl(['apply', '-f', '-'], bad);
+    expect(out.stderr).toContain('spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: "self.spec ==": compilation failed');
+  });
+
   it('refuses strategic merge patches on custom resources with 415, as the real server does', async () => {
     const out = await h.kubectl(['patch', 'widget', 'w1', '--type=strategic', '-p', '{"spec":{"size":2}}']);
     expect(out.stderr).toMatch(/UnsupportedMediaType|unknown format|not supported/i);
