@@ -62,17 +62,51 @@ export function handleList(ctx: ApiContext, watches: WatchRegistry, p: RequestPa
     .list(p.rt.bucket, p.path.namespace)
     .map((o) => present(p.rt, o))
     .filter((o) => labels(o) && fields(o))
-    .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`));
+    .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  const page = paginate(items, p.query, rv);
   const form = outputFormOf(p.req.headers.accept);
   if (form === 'table') {
-    sendJson(p.res, 200, toTable(p.rt, items, rv, p.query.get('includeObject') ?? undefined, ctx.now()));
+    const table = toTable(p.rt, page.items, page.rv, p.query.get('includeObject') ?? undefined, ctx.now());
+    sendJson(p.res, 200, { ...table, metadata: page.meta });
     return;
   }
   if (form === 'metadata') {
-    sendJson(p.res, 200, toPartialList(items, rv));
+    sendJson(p.res, 200, { ...toPartialList(page.items, page.rv), metadata: page.meta });
     return;
   }
-  sendJson(p.res, 200, { kind: p.rt.listKind, apiVersion: gvKey(p.rt.group, p.rt.version), metadata: { resourceVersion: rv }, items });
+  sendJson(p.res, 200, { kind: p.rt.listKind, apiVersion: gvKey(p.rt.group, p.rt.version), metadata: page.meta, items: page.items });
+}
+
+const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+
+/**
+ * limit/continue chunking. The continue token carries the list's resourceVersion and the last key
+ * returned; later pages show the objects as they are now (not a snapshot at that resourceVersion).
+ */
+function paginate(items: KubeObject[], q: URLSearchParams, rv: string): { items: KubeObject[]; rv: string; meta: Record<string, unknown> } {
+  let start = 0;
+  let listRv = rv;
+  const token = q.get('continue');
+  if (token) {
+    let parsed: { rv?: string; after?: string };
+    try {
+      parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: string; after?: string };
+    } catch {
+      throw badRequest('continue key is not valid: illegal base64 data');
+    }
+    listRv = parsed.rv ?? rv;
+    const after = parsed.after ?? '';
+    start = items.findIndex((o) => keyOf(o) > after);
+    if (start < 0) start = items.length;
+  }
+  const limit = Number(q.get('limit') ?? 0);
+  if (!Number.isInteger(limit) || limit <= 0 || start + limit >= items.length) {
+    return { items: items.slice(start), rv: listRv, meta: { resourceVersion: listRv } };
+  }
+  const pageItems = items.slice(start, start + limit);
+  const last = pageItems[pageItems.length - 1] as KubeObject;
+  const next = Buffer.from(JSON.stringify({ rv: listRv, after: keyOf(last) })).toString('base64url');
+  return { items: pageItems, rv: listRv, meta: { resourceVersion: listRv, continue: next, remainingItemCount: items.length - start - limit } };
 }
 
 function getOrThrow(ctx: ApiContext, p: RequestParts): KubeObject {

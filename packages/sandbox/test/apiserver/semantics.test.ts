@@ -186,6 +186,24 @@ describe('selectors', () => {
   });
 });
 
+describe('list chunking', () => {
+  it('limit/continue pages through everything once, in order', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'paged' } } });
+    for (let i = 0; i < 7; i++) await h.core.createNamespacedConfigMap({ namespace: 'paged', body: { metadata: { name: `cm-${i}` } } });
+    const names: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await h.core.listNamespacedConfigMap({ namespace: 'paged', limit: 3, ...(token && { _continue: token }) });
+      names.push(...page.items.map((c) => c.metadata?.name ?? ''));
+      token = page.metadata?._continue;
+      pages++;
+    } while (token);
+    expect(pages).toBe(3);
+    expect(names).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4', 'cm-5', 'cm-6']);
+  });
+});
+
 describe('patch types', () => {
   it.each([
     [
