@@ -215,12 +215,20 @@ describe('kubectl with a CRD', () => {
     expect((await h.kubectl(['get', 'all'])).stdout).toContain('widget.test.rayjob.dev/w1');
   });
 
+  it('keeps fields under x-kubernetes-preserve-unknown-fields', async () => {
+    await h.kubectl(['apply', '-f', '-'], widget('open', '{size: 2, extra: {anything: {nested: [1, 2]}}}'));
+    const got = JSON.parse((await h.kubectl(['get', 'widget', 'open', '-o', 'json'])).stdout);
+    expect(got.spec).toEqual({ size: 2, color: 'red', extra: { anything: { nested: [1, 2] } } });
+  });
+
   it.each([
     ['a schema violation (minimum, enum)', '{size: 0, color: pink}', [
       'spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
       'spec.color: Unsupported value: "pink": supported values: "red", "green", "blue"',
     ]],
     ['a required field', '{color: red}', ['spec.size: Required value']],
+    ['too few items (minItems)', '{size: 1, tags: []}', ['spec.tags: Invalid value: 0: spec.tags in body should have at least 1 items']],
+    ['a wrong type', '{size: "big"}', ['spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"']],
     ['a CEL rule', '{size: 9, maxSize: 5}', ['spec: Invalid value: "object": size must not exceed maxSize']],
     ['an unknown field (kubectl asks for strict field validation)', '{size: 1, bogus: 1}', ['strict decoding error: unknown field "spec.bogus"']],
   ])('rejects %s with the real message', async (_what, spec, messages) => {
