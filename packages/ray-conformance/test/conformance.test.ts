@@ -3,7 +3,9 @@
  * Each scenario runs against both targets at once; real Ray's observations are checked
  * against FINDINGS.md, then the emulator's must equal them.
  */
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { listHeadProcesses } from '../src/real-head/process-table.ts';
+import { listeningSockets } from '../src/real-head/listening-sockets.ts';
 import { runOnBoth } from '../src/conformance/compare.ts';
 import type { Scenario } from '../src/conformance/scenario.ts';
 import { lifecycleScenarios } from '../src/conformance/scenarios/lifecycle.ts';
@@ -27,6 +29,15 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (shared head)', () => 
   });
   afterAll(async () => {
     await Promise.all([real?.stop(), emulator?.stop()]);
+    // stop() must leave no process of this head behind (job entrypoints included).
+    if (real) expect(await listHeadProcesses(real.head.identity)).toEqual([]);
+  });
+
+  it('the real head listens on 127.0.0.1 only', async () => {
+    if (!real) throw new Error('real head did not start');
+    const sockets = await listeningSockets((await real.head.pids()).map((p) => p.pid));
+    expect(sockets.length).toBeGreaterThan(3); // dashboard, GCS, agent, raylet at least
+    expect(sockets.filter((s) => s.address !== '127.0.0.1')).toEqual([]);
   });
 
   it.concurrent.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { scenarioContext } from './context.ts';
 import { comparable } from './scenarios/faults.ts';
@@ -11,6 +12,9 @@ import type { Target } from './target.ts';
  */
 export async function runOnBoth(scenario: Scenario, real: Target, emulator: Target): Promise<{ real: Observations; emulator: Observations }> {
   const [onReal, onEmulator] = await Promise.all([scenario.run(scenarioContext(real)), scenario.run(scenarioContext(emulator))]);
+  // RAYJOB_CONFORMANCE_RECORD=<file> appends every observation pair as a JSON line (for FINDINGS.md).
+  const record = process.env.RAYJOB_CONFORMANCE_RECORD;
+  if (record) appendFileSync(record, `${JSON.stringify({ scenario: scenario.name, [real.kind]: onReal, emulator: onEmulator })}\n`);
   scenario.check(onReal);
   expect(comparable(onEmulator), `the emulator differs from real Ray in: ${scenario.name}`).toEqual(comparable(onReal));
   return { real: onReal, emulator: onEmulator };

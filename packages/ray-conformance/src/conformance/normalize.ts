@@ -22,6 +22,7 @@ export function normalizeText(text: string, subs: Substitutions): string {
   return out
     .replace(/raysubmit_[A-Za-z0-9]{16}/g, 'raysubmit_<generated>')
     .replace(/\b(127\.0\.0\.1|localhost):\d+/g, '$1:<port>')
+    .replace(/\('(127\.0\.0\.1|localhost)', \d+\)/g, "('$1', <port>)")
     .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}/g, '<log-time>');
 }
 

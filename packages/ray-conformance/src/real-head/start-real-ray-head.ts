@@ -38,6 +38,8 @@ export type RealRayHead = {
   /** The head DashboardAgent's HTTP base URL. */
   agentUrl: string;
   marker: string;
+  /** How to find this head's processes (see process-table.ts). */
+  identity: HeadIdentity;
   tempDir: string;
   /** Milliseconds from spawn until the dashboard, GCS and agent all answered. */
   startupMs: number;
@@ -164,6 +166,7 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     url,
     agentUrl,
     marker,
+    identity,
     tempDir,
     startupMs,
     pids: () => listHeadProcesses(identity),

@@ -15,7 +15,7 @@ export const authScenarios: Scenario[] = [
         missing: await get('/api/version', {}),
         wrong: await get('/api/version', { authorization: 'Bearer wrong-token' }),
         noBearerPrefix: await get('/api/version', { authorization: token }),
-        bearer: await get(`/api/jobs/${sid}/stop`, { authorization: `Bearer ${token}` }).then((o) => ('status' in o ? o.status : o)),
+        bearer: await get(`/api/jobs/${sid}`, { authorization: `Bearer ${token}` }).then((o) => ('status' in o ? o.status : o)),
         xRayAuthorization: await get('/api/version', { 'x-ray-authorization': `Bearer ${token}` }).then((o) => ('status' in o ? o.status : o)),
         cookie: await get('/api/version', { cookie: `ray-authentication-token=${token}` }).then((o) => ('status' in o ? o.status : o)),
         submitWithoutToken: await ctx.observe('/api/jobs/', { method: 'POST', body: { entrypoint: 'echo no' }, headers: { authorization: '' } }),

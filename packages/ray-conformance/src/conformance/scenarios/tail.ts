@@ -1,6 +1,5 @@
 /** The log tail WebSocket, with and without permessage-deflate. */
 import { expect } from 'vitest';
-import { isTerminalStatus } from '../context.ts';
 import type { Scenario } from '../scenario.ts';
 
 export const tailScenarios: Scenario[] = [
