@@ -171,7 +171,9 @@ export function replaceObject(
   next.kind = rt.kind;
   next.metadata.resourceVersion = old.metadata.resourceVersion;
   if (options.subresource !== 'status') strictCheck(rt, rt.applyDefaults?.(next), options.fieldValidation);
-  if (specChanged(next, old)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+  // Custom resources without a status subresource count status changes too, as the real server does.
+  const changed = specChanged(next, old) || (Boolean(rt.crdName) && !rt.statusSplit && !deepEqual(next.status, old.status));
+  if (changed) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   validateOrThrow(rt, next, old);
   if (expectedRv && expectedRv !== old.metadata.resourceVersion) throw conflict(rt.plural, rt.group, name);
 

@@ -62,4 +62,17 @@ describe('ray.io CRDs from packages/core/crds', () => {
     expect(status.body.status).toMatchObject({ jobStatus: 'RUNNING', jobDeploymentStatus: 'Running' });
     expect((await h.kubectl(['get', 'rayjob', 'demo'])).stdout).toMatch(/\ndemo\s+RUNNING\s+Running\s/);
   });
+
+  it('deleting a CRD stops serving its kind and removes its objects', async () => {
+    const h2 = await startHarness({ crds: [crds[1] as string] });
+    try {
+      const rc = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name: 'rc' }, spec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'h', image: 'x' }] } } } } };
+      expect((await http(h2.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayclusters', rc)).status).toBe(201);
+      expect((await http(h2.server, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/rayclusters.ray.io')).status).toBe(200);
+      expect((await http(h2.server, 'GET', '/apis/ray.io/v1/namespaces/default/rayclusters/rc')).status).toBe(404);
+      expect(h2.server.store.count('ray.io/rayclusters')).toBe(0);
+    } finally {
+      await h2.stop();
+    }
+  });
 });
