@@ -44,8 +44,8 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
 
   beforeAll(async () => {
     if (provisioning.kind === 'failed') throw new Error(`Ray provisioning failed:\n${provisioning.output}`);
-    head = await startRealRayHead({ numCpus: 4, startTimeoutMs: 150_000 });
-  }, 180_000);
+    head = await startRealRayHead({ numCpus: 4, startTimeoutMs: 240_000 });
+  }, 300_000);
   afterAll(async () => {
     await head?.stop();
   }, 60_000);
