@@ -37,8 +37,11 @@ describe('ray-job-submitter as a process', () => {
     expect(emulator.requests().filter((r) => r.method === 'POST' && r.path === '/api/jobs/')).toHaveLength(1);
   });
 
-  it('SIGTERM through the image entry (/submitter = bin/submitter): exits 143 at once, the job keeps running', async () => {
-    const sid = 'sigterm-1';
+  it.each([
+    { signal: 'SIGTERM' as const, code: 143, reason: 'Terminated' },
+    { signal: 'SIGINT' as const, code: 130, reason: 'Interrupted' },
+  ])('$signal through the image entry (/submitter = bin/submitter): exits $code at once, the job keeps running', async ({ signal, code, reason }) => {
+    const sid = `signal-${signal}`;
     const terminationLog = join(mkdtempSync(join(tmpdir(), 'submitter-sig-')), 'termination-log');
     const proc = spawnSubmitter(
       ['--termination-log', terminationLog, '--', countingJob(400, 0.05)],
@@ -47,9 +50,9 @@ describe('ray-job-submitter as a process', () => {
     );
     await waitFor(() => proc.stdout().includes('line 2\n'), 'the job to print', 15_000);
     const sentAt = Date.now();
-    proc.child.kill('SIGTERM');
+    proc.child.kill(signal);
     const exit = await proc.waitForExit(5_000);
-    expect(exit).toEqual({ code: 143, signal: null }); // node itself exited 143: the script exec'd it
+    expect(exit).toEqual({ code, signal: null }); // node itself exited with the code: the script exec'd it
     expect(Date.now() - sentAt).toBeLessThan(3_000);
     expect(proc.stderr()).toContain(`exiting without stopping job '${sid}'`);
     expect(statusOf(sid)).toBe('RUNNING');
@@ -60,8 +63,8 @@ describe('ray-job-submitter as a process', () => {
     expect(emulator.requests().some((r) => r.path.endsWith('/stop'))).toBe(false);
     expect(parseTerminationMessage(readFileSync(terminationLog, 'utf8'))).toMatchObject({
       submissionId: sid,
-      reason: 'Terminated',
-      exitCode: 143,
+      reason,
+      exitCode: code,
       lastStatus: 'RUNNING',
     });
   });

@@ -64,7 +64,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     const sid = id();
     const run = startInProcess(['--', entrypoint], env(sid));
     expect((await run.done).exitCode).toBe(exitCode);
-    expect(run.stderr()).toContain('Status message: Job entrypoint command failed with exit code 3');
+    expect(run.stdout()).toContain(`Job '${sid}' failed\nStatus message: Job entrypoint command failed with exit code 3`);
     expect(parseTerminationMessage(run.terminationLog())?.lastStatus).toBe(status);
   }, 90_000);
 
@@ -76,7 +76,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     expect((await client.stopJob(sid)).kind).toBe('ok');
     await client.close();
     expect((await run.done).exitCode).toBe(0);
-    expect(run.stderr()).toContain(`Job '${sid}' was stopped`);
+    expect(run.stdout()).toContain(`Job '${sid}' was stopped`);
   }, 90_000);
 
   it('duplicate: two submitters at once, one job', async () => {

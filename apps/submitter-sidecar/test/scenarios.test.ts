@@ -40,7 +40,7 @@ describe('the job runs to its end', () => {
     const run = startInProcess(['--', entrypoint], env(sid));
     const result = await run.done;
     expect(result.exitCode).toBe(exitCode);
-    for (const line of lines) expect(run.stdout() + run.stderr()).toContain(line.replace('$ID', sid));
+    for (const line of lines) expect(run.stdout()).toContain(line.replace('$ID', sid));
     // The job's output is printed exactly as Ray has it.
     expect(run.stdout()).toContain(await fullLog(run, sid));
     const final = parseTerminationMessage(run.terminationLog());
@@ -57,7 +57,7 @@ describe('the job runs to its end', () => {
     expect(stop).toEqual({ kind: 'ok', value: { stopped: true } });
     const result = await run.done;
     expect(result.exitCode).toBe(0);
-    expect(run.stderr()).toContain(`Job '${sid}' was stopped`);
+    expect(run.stdout()).toContain(`Job '${sid}' was stopped`);
     expect(parseTerminationMessage(run.terminationLog())?.lastStatus).toBe('STOPPED');
   });
 

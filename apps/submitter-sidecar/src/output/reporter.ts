@@ -15,6 +15,8 @@ export interface Reporter {
   /** Raw job log text, exactly as received. */
   jobOutput(text: string): void;
   line(level: Level, message: string, fields?: Fields): void;
+  /** Ray CLI's outcome lines: in text mode always on stdout without a prefix, exactly as Ray prints them. */
+  status(level: Level, message: string, fields?: Fields): void;
 }
 
 export function createReporter(options: {
@@ -35,20 +37,22 @@ export function createReporter(options: {
     stdoutAtLineStart = text.endsWith('\n');
   };
 
+  const json = (level: Level, message: string, fields: Fields) => {
+    const entry = { time: new Date(options.now()).toISOString(), level, msg: message, ...options.context(), ...fields };
+    writers.stderr(`${redact(JSON.stringify(entry))}\n`);
+  };
+  const plainStdout = (message: string) => toStdout(`${stdoutAtLineStart ? '' : '\n'}${redact(message)}\n`);
+
   return {
     jobOutput: toStdout,
     line(level, message, fields = {}) {
-      if (options.format === 'json') {
-        const entry = { time: new Date(options.now()).toISOString(), level, msg: message, ...options.context(), ...fields };
-        writers.stderr(`${redact(JSON.stringify(entry))}\n`);
-        return;
-      }
-      const text = redact(message);
-      if (level === 'info') {
-        toStdout(`${stdoutAtLineStart ? '' : '\n'}${text}\n`);
-      } else {
-        writers.stderr(`${level === 'error' ? 'ERROR' : 'WARNING'}: ${text}\n`);
-      }
+      if (options.format === 'json') return json(level, message, fields);
+      if (level === 'info') return plainStdout(message);
+      writers.stderr(`${level === 'error' ? 'ERROR' : 'WARNING'}: ${redact(message)}\n`);
+    },
+    status(level, message, fields = {}) {
+      if (options.format === 'json') return json(level, message, fields);
+      plainStdout(message);
     },
   };
 }

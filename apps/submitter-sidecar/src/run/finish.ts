@@ -26,14 +26,14 @@ export async function finish(ctx: RunContext, submissionId: string, job: JobDeta
   const message = job.message ?? '';
   switch (job.status) {
     case 'SUCCEEDED':
-      reporter.line('info', statusLines.succeeded(submissionId), { event: 'finished', status: job.status });
+      reporter.status('info', statusLines.succeeded(submissionId), { event: 'finished', status: job.status });
       return outcome('Succeeded', 'the job succeeded');
     case 'STOPPED':
-      reporter.line('warn', statusLines.stopped(submissionId), { event: 'finished', status: job.status });
+      reporter.status('warn', statusLines.stopped(submissionId), { event: 'finished', status: job.status });
       return outcome('Succeeded', 'the job was stopped');
     case 'FAILED':
-      reporter.line('error', statusLines.failed(submissionId), { event: 'finished', status: job.status });
-      reporter.line('error', statusLines.statusMessage(message), { event: 'status-message' });
+      reporter.status('error', statusLines.failed(submissionId), { event: 'finished', status: job.status });
+      reporter.status('error', statusLines.statusMessage(message), { event: 'status-message' });
       return outcome('JobFailed', 'the job failed');
     default:
       return outcome('InternalError', `finish called for a job in status ${job.status}`);
