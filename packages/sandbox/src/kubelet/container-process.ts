@@ -13,6 +13,26 @@ export interface BindMount {
   source: string;
   target: string;
   readOnly: boolean;
+  /** Carry mounts below the source along (used for the container's /tmp). */
+  recursive?: boolean;
+}
+
+const underTmp = (path: string): boolean => path === '/tmp' || path.startsWith('/tmp/');
+
+/**
+ * Gives the container its own /tmp. Sources usually live under the host's /tmp (the sandbox dir),
+ * so /tmp is replaced last; mounts whose target is under /tmp are first bound inside the new tmp
+ * directory (on the host path) and travel with it (recursive bind). A volume mounted at /tmp itself
+ * becomes the container's /tmp.
+ */
+export function withPrivateTmp(mounts: BindMount[], tmpDir: string): BindMount[] {
+  const own = mounts.find((m) => m.target === '/tmp');
+  const base = own?.source ?? tmpDir;
+  const outside = mounts.filter((m) => !underTmp(m.target));
+  const inside = mounts
+    .filter((m) => underTmp(m.target) && m.target !== '/tmp')
+    .map((m) => ({ ...m, target: join(base, m.target.slice('/tmp/'.length)) }));
+  return [...outside, ...inside, { source: base, target: '/tmp', readOnly: own?.readOnly ?? false, recursive: true }];
 }
 
 export interface ContainerLaunch {
@@ -40,7 +60,11 @@ export type LaunchResult =
 const prologue = [
   'wd="$1"; shift',
   'while [ "$1" != "--" ]; do',
-  '  if [ "$3" = ro ]; then mount --bind -o ro "$1" "$2" || exit 128; else mount --bind "$1" "$2" || exit 128; fi',
+  '  case "$3" in',
+  '    ro) mount --bind -o ro "$1" "$2" || exit 128 ;;',
+  '    rbind) mount --rbind "$1" "$2" || exit 128 ;;',
+  '    *) mount --bind "$1" "$2" || exit 128 ;;',
+  '  esac',
   '  shift 3',
   'done',
   'shift',
@@ -92,7 +116,7 @@ export function launchContainer(launch: ContainerLaunch, tools: { ip: string; un
   for (const mount of launch.mounts) ensureMountPoint(mount.source, mount.target);
   mkdirSync(dirname(launch.logFile), { recursive: true });
   const logFd = openSync(launch.logFile, 'a');
-  const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.readOnly ? 'ro' : 'rw']);
+  const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.recursive === true ? 'rbind' : m.readOnly ? 'ro' : 'rw']);
   const inner = [tools.sh, '-c', prologue, 'sh', launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
   // `ip netns exec` already gives the process its own (slave) mount namespace; without a netns we
   // ask unshare for a private one so the bind mounts never reach the host.

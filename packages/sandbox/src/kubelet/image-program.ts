@@ -20,6 +20,11 @@ export interface ImageProgram {
   cmd?: string[];
   /** Environment baked into the image (ENV); the container's env overrides it. */
   env?: Record<string, string>;
+  /**
+   * Files the image brings: host paths bind-mounted into each of its containers (before the pod's
+   * volumes), e.g. a directory of command shims mounted over a directory on the default PATH.
+   */
+  mounts?: Array<{ source: string; target: string; readOnly?: boolean }>;
   /** The image's WORKDIR; defaults to the pod's sandbox directory. */
   workingDir?: string;
   /** Last step: map the argv Kubernetes would exec to what runs here. */

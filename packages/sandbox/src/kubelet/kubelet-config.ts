@@ -35,7 +35,7 @@ export interface KubeletDeps {
   network: PodNetwork;
   dns: { nameserver: string; clusterDomain: string };
   timing: KubeletTiming;
-  tools: { ip: string; unshare: string; sh: string };
+  tools: { ip: string; unshare: string; sh: string; nsenter: string };
   sources: VolumeSources;
   /** Environment every container starts from (PATH, HOME) before image and container env. */
   baseEnv: Record<string, string>;

@@ -29,7 +29,7 @@ export interface KubeletOptions {
   clusterDomain?: string;
   nodeName?: string;
   timing?: Partial<KubeletTiming>;
-  /** Environment every container starts from; defaults to this process's PATH and HOME=/root. */
+  /** Environment every container starts from; defaults to this process's PATH (HOME: a per-pod directory). */
   baseEnv?: Record<string, string>;
   log?: (message: string) => void;
 }
@@ -91,7 +91,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const { client } = options;
   const nodeName = options.nodeName ?? 'sandbox-node';
   const log = options.log ?? ((message: string) => console.error(`[kubelet] ${message}`));
-  const tools = { ip: which('ip'), unshare: which('unshare'), sh: which('sh') };
+  const tools = { ip: which('ip'), unshare: which('unshare'), sh: which('sh'), nsenter: which('nsenter') };
   const deps = {
     client,
     nodeName,
@@ -102,7 +102,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     timing: { ...defaultKubeletTiming, ...options.timing },
     tools,
     sources: volumeSources(client),
-    baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/root' },
+    baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' },
     log,
     events: createEventRecorder(client, 'kubelet', nodeName),
   };

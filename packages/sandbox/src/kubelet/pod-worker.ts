@@ -3,12 +3,12 @@
 // status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
 import { kubeTime } from '../kube-client/time.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '../kube-client/rest-client.ts';
 import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-client/types.ts';
 import type { BindMount } from './container-process.ts';
-import { containerMarkerVariable, killContainerRemnants, launchContainer, signalGroup } from './container-process.ts';
+import { containerMarkerVariable, killContainerRemnants, launchContainer, signalGroup, withPrivateTmp } from './container-process.ts';
 import { resolveEnv } from './env.ts';
 import { containerArgv, lookupImage } from './image-program.ts';
 import type { KubeletDeps } from './kubelet-config.ts';
@@ -169,17 +169,26 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       later(run.timers, deps.timing.configRetryMs, () => void startContainer(run));
       return;
     }
-    const env = { ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...(program.env ?? {}), ...resolved.env };
+    // HOME is a fresh per-pod directory (as an image's home would be): the host's own ~/.profile
+    // (pyenv, cargo...) must not run in `bash -l` containers.
+    const home = join(podDir, 'home');
+    mkdirSync(home, { recursive: true });
+    const env = { HOME: home, ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...(program.env ?? {}), ...resolved.env };
     let argv = containerArgv(program, run.spec, resolved.env);
     if (program.rewrite !== undefined) argv = program.rewrite(argv, { podName: name, namespace, podIP, containerName: run.spec.name, env });
     const runDir = join(podDir, 'containers', run.spec.name, String(run.runs));
     mkdirSync(runDir, { recursive: true });
     const messageFile = join(runDir, 'termination-log');
     writeFileSync(messageFile, '');
+    // Each container run has its own /tmp, as a fresh container filesystem would.
+    const tmpDir = join(runDir, 'tmp');
+    mkdirSync(tmpDir, { recursive: true, mode: 0o1777 });
+    chmodSync(tmpDir, 0o1777);
     const mounts: BindMount[] = [];
     if (files !== undefined) {
       mounts.push({ source: files.hosts, target: '/etc/hosts', readOnly: false }, { source: files.resolv, target: '/etc/resolv.conf', readOnly: false });
     }
+    for (const mount of program.mounts ?? []) mounts.push({ source: mount.source, target: mount.target, readOnly: mount.readOnly ?? true });
     for (const mount of run.spec.volumeMounts ?? []) {
       const base = volumePaths.get(mount.name);
       if (base === undefined) continue;
@@ -188,9 +197,10 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly === true });
     }
     mounts.push({ source: messageFile, target: run.spec.terminationMessagePath ?? '/dev/termination-log', readOnly: false });
+
     const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
     const containerID = randomBytes(16).toString('hex');
-    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir, netns, mounts, logFile, baseDir: podDir }, deps.tools);
+    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir, netns, mounts: withPrivateTmp(mounts, tmpDir), logFile, baseDir: podDir }, deps.tools);
     const startedAt = nowIso();
     run.runs += 1;
     run.containerID = `sandbox://${containerID}`;
@@ -239,7 +249,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     let failures = 0;
     const attempt = async (): Promise<void> => {
       if (!current()) return;
-      const ok = await runProbe(probe, { podIP, netns, env, container: run.spec, ipTool: deps.tools.ip }, Math.max(50, (probe.timeoutSeconds ?? 1) * 1000 * scale));
+      const ok = await runProbe(probe, { podIP, env, container: run.spec, pid: run.pid, nsenterTool: deps.tools.nsenter }, Math.max(50, (probe.timeoutSeconds ?? 1) * 1000 * scale));
       if (!current()) return;
       if (ok) { successes += 1; failures = 0; } else { failures += 1; successes = 0; }
       if (!ok) event('Warning', 'Unhealthy', `${kind === 'readiness' ? 'Readiness' : 'Liveness'} probe failed: `);

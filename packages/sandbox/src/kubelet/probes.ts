@@ -1,4 +1,4 @@
-// Runs one probe attempt: exec inside the pod's network namespace with the container's env, HTTP
+// Runs one probe attempt: exec inside the container's mount and network namespaces with its env, HTTP
 // GET against the pod IP (2xx/3xx pass), or a TCP connect. Each attempt is bounded by its timeout.
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -6,10 +6,11 @@ import type { Container, Probe } from '../kube-client/types.ts';
 
 export interface ProbeTarget {
   podIP: string;
-  netns: string | undefined;
   env: Record<string, string>;
   container: Container;
-  ipTool: string;
+  /** The container's main process: exec probes enter its mount and network namespaces. */
+  pid: number | undefined;
+  nsenterTool: string;
 }
 
 function portNumber(port: number | string, container: Container): number | undefined {
@@ -19,7 +20,8 @@ function portNumber(port: number | string, container: Container): number | undef
 }
 
 function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<boolean> {
-  const argv = target.netns !== undefined ? [target.ipTool, 'netns', 'exec', target.netns, ...command] : command;
+  // Like `kubectl exec`: the command sees the container's files (its /tmp, volumes) and network.
+  const argv = target.pid !== undefined ? [target.nsenterTool, '-t', String(target.pid), '-m', '-n', '--', ...command] : command;
   return new Promise((resolve) => {
     const child = spawn(argv[0] ?? 'false', argv.slice(1), { env: target.env, stdio: 'ignore', detached: true });
     const timer = setTimeout(() => { try { process.kill(-(child.pid ?? 0), 'SIGKILL'); } catch { /* gone */ } resolve(false); }, timeoutMs);

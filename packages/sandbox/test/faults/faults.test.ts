@@ -50,7 +50,7 @@ describe('faults', () => {
     expect(pod.status?.containerStatuses?.[0]?.state.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
   });
 
-  it('Ray head faults reach the emulator running in a head pod; a worker pod joins the head', async () => {
+  it('Ray head faults reach the emulator in a head pod; a worker waits for GCS (ray health-check) and joins', async () => {
     await createPod(h.client, { metadata: { name: 'head', labels: { 'ray.io/node-type': 'head' } }, spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.55.1',
       command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --head --dashboard-host=0.0.0.0 --num-cpus=1 --block'],
       ports: [{ name: 'dashboard', containerPort: 8265 }], readinessProbe: { exec: { command: ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'] }, periodSeconds: 1 } }] } });
@@ -67,8 +67,14 @@ describe('faults', () => {
     expect(await rayHeadFault(h.client, 'default', 'head', { fault: 'startDashboard' })).toEqual({ ok: true });
     expect((await fetch(dashboard)).status).toBe(200);
 
-    await createPod(h.client, { metadata: { name: 'worker' }, spec: { containers: [{ name: 'ray-worker', image: 'rayproject/ray:2.55.1',
+    await createPod(h.client, { metadata: { name: 'worker' }, spec: {
+      initContainers: [{ name: 'wait-gcs-ready', image: 'rayproject/ray:2.55.1', command: ['/bin/bash', '-lc', '--'],
+        args: ['until ray health-check --address head-svc.default.svc.cluster.local:6379 > /dev/null 2>&1; do echo waiting; sleep 0.2; done; echo "GCS is ready."'] }],
+      containers: [{ name: 'ray-worker', image: 'rayproject/ray:2.55.1',
       command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --address=head-svc.default.svc.cluster.local:6379 --block'] }] } });
+    await waitFor('init container saw a healthy head', () => {
+      try { return readFileSync(podLogPath(h.dir, 'default', 'worker', 'wait-gcs-ready'), 'utf8').includes('GCS is ready.') ? true : undefined; } catch { return undefined; }
+    }, 10_000);
     await waitFor('worker registered', () => {
       try { return readFileSync(podLogPath(h.dir, 'default', 'worker', 'ray-worker'), 'utf8').includes('worker registered') ? true : undefined; } catch { return undefined; }
     }, 10_000);

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/kube-client/rest-client.ts';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
@@ -101,5 +102,18 @@ describe('container environment and files', () => {
     expect(byName.two).toMatchObject({ exitCode: 0, message: 'second' });
     expect(byName.three).toMatchObject({ exitCode: 0, message: 'custom' });
     expect(byName.four).toMatchObject({ exitCode: 2, message: 'line1\nlast words\n' });
+  });
+
+  it('gives each container a private /tmp, with volumes mounted under it', async () => {
+    const marker = `rayjob-private-${Date.now()}`;
+    const created = await createPod(h.client, { metadata: { name: 'tmp' }, spec: { restartPolicy: 'Never', volumes: [{ name: 'logs', emptyDir: {} }], containers: [
+      { name: 'writer', image: 'busybox', command: ['sh', '-c', `echo private > /tmp/${marker} && echo shared > /tmp/ray/out && ls /tmp`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
+      { name: 'reader', image: 'busybox', command: ['sh', '-c', `sleep 0.5; cat /tmp/ray/out; test -e /tmp/${marker} && echo leaked || echo isolated`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
+    ] } });
+    await waitForPhase(h.client, 'tmp', ['Succeeded']);
+    expect(log('tmp', 'writer').split('\n').sort()).toEqual(['', marker, 'ray'].sort());
+    expect(log('tmp', 'reader')).toBe('shared\nisolated\n');
+    expect(existsSync(`/tmp/${marker}`)).toBe(false);
+    expect(readFileSync(join(h.dir, 'kubelet', 'pods', created.metadata.uid ?? '', 'volumes', 'logs', 'out'), 'utf8')).toBe('shared\n');
   });
 });

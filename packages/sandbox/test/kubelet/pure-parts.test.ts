@@ -3,7 +3,7 @@ import type { ContainerStatus } from '../../src/kube-client/types.ts';
 import { expandVars } from '../../src/kubelet/expand-vars.ts';
 import { containerArgv, lookupImage } from '../../src/kubelet/image-program.ts';
 import { podConditions, podPhase } from '../../src/kubelet/pod-status.ts';
-import { rayEmulatorImage, rayStartWords } from '../../src/kubelet/ray-image.ts';
+import { rayEmulatorImage, rayShimDir } from '../../src/kubelet/ray-image.ts';
 import { hostsFile, resolvConf } from '../../src/kubelet/pod-files.ts';
 
 describe('expandVars', () => {
@@ -101,17 +101,18 @@ describe('pod files', () => {
 });
 
 describe('Ray image mapping', () => {
-  const image = rayEmulatorImage({ emulatorCli: '/emu/cli.ts', node: '/bin/node', controlPort: 9999 });
-  const context = { podName: 'p', namespace: 'ns', podIP: '10.244.1.5', containerName: 'c', env: {} };
-  it.each([
-    { argv: ['/bin/bash', '-lc', '--', 'ulimit -n 65536; ray start --head --dashboard-port=8266 --block'], expected: ['/bin/node', '/emu/cli.ts', '--host', '0.0.0.0', '--port', '8266', '--faults', '--faults-port', '9999'] },
-    { argv: ['ray', 'start', '--head'], expected: ['/bin/node', '/emu/cli.ts', '--host', '0.0.0.0', '--port', '8265', '--faults', '--faults-port', '9999'] },
-    { argv: ['python', 'train.py'], expected: ['python', 'train.py'] },
-  ])('$argv', ({ argv, expected }) => {
-    expect(image.rewrite?.(argv, context)).toEqual(expected);
+  const image = rayEmulatorImage({ emulatorCli: '/emu/cli.ts', node: '/bin/node', controlPort: 9999, jobCommand: ['/bin/submitter'], basePath: '/usr/bin' });
+  it('puts the ray shim first on PATH and passes its settings through the environment', () => {
+    expect(image.env).toEqual({ PATH: `${rayShimDir}:/usr/bin`, RAYJOB_EMULATOR_CLI: '/emu/cli.ts', RAYJOB_NODE: '/bin/node', RAYJOB_RAY_CONTROL_PORT: '9999', RAYJOB_RAY_JOB_COMMAND: '["/bin/submitter"]' });
   });
-  it('finds the head address of a worker', () => {
-    expect(rayStartWords(['bash', '-c', 'ray start --address=head-svc.ns.svc.cluster.local:6379 --block'])).toEqual(['--address=head-svc.ns.svc.cluster.local:6379', '--block']);
-    expect(image.rewrite?.(['ray', 'start', '--address=head:6379'], context).slice(-2)).toEqual(['head', '9999']);
+  it.each([
+    { podIP: '10.244.1.5', expected: ['bash', '-lc', 'ray start --head --block'] },
+    { podIP: '127.150.1.5', expected: ['env', 'RAYJOB_BIND_HOST=127.150.1.5', 'bash', '-lc', 'ray start --head --block'] },
+  ])('argv for pod IP $podIP', ({ podIP, expected }) => {
+    expect(image.rewrite?.(['bash', '-lc', 'ray start --head --block'], { podName: 'p', namespace: 'ns', podIP, containerName: 'c', env: {} })).toEqual(expected);
+  });
+  it('maps raylet/GCS health probes to the emulator dashboard', () => {
+    expect(image.rewriteProbe?.(['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'])).toEqual(['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz']);
+    expect(image.rewriteProbe?.(['cat', '/tmp/ready'])).toEqual(['cat', '/tmp/ready']);
   });
 });

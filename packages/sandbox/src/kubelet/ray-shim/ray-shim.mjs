@@ -1,0 +1,99 @@
+// The `ray` command inside sandbox pods of Ray images (put first on PATH by rayEmulatorImage), so
+// the shell scripts KubeRay and users put in Ray pods run unchanged:
+//   ray start --head [--dashboard-port=P] [--block]   the Ray dashboard emulator (foreground with
+//                                                      --block; otherwise started in the background
+//                                                      and left running once it answers, like Ray)
+//   ray start --address=HOST:PORT [--block]           registers a worker node with the head's emulator
+//   ray health-check --address=HOST:PORT              exit 0 when the head's dashboard is healthy
+//   ray job ...                                       delegated to RAYJOB_RAY_JOB_COMMAND (a JSON argv)
+//   ray stop | ray status                             best effort
+// Settings come from the environment the image sets: RAYJOB_EMULATOR_CLI, RAYJOB_NODE,
+// RAYJOB_RAY_CONTROL_PORT, RAYJOB_RAY_VERSION, RAYJOB_BIND_HOST, RAYJOB_DASHBOARD_PORT.
+import { spawn } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const env = process.env;
+const node = env.RAYJOB_NODE || process.execPath;
+const controlPort = env.RAYJOB_RAY_CONTROL_PORT || '18265';
+const dashboardPort = env.RAYJOB_DASHBOARD_PORT || '8265';
+
+function flag(name) {
+  for (const [i, word] of args.entries()) {
+    if (word === name) return args[i + 1];
+    if (word.startsWith(`${name}=`)) return word.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+const hostOf = (address) => (address ?? '').replace(/^[a-z]+:\/\//, '').replace(/:\d+$/, '');
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function healthy(host, port, timeoutMs = 2000) {
+  try {
+    const response = await fetch(`http://${host}:${port}/api/gcs_healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+function foreground(argv) {
+  const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
+  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)));
+}
+
+async function startHead() {
+  const cli = env.RAYJOB_EMULATOR_CLI;
+  if (!cli) { console.error('ray (sandbox): RAYJOB_EMULATOR_CLI is not set'); process.exit(1); }
+  const port = flag('--dashboard-port') ?? dashboardPort;
+  const argv = [node, cli, '--host', env.RAYJOB_BIND_HOST || '0.0.0.0', '--port', port, '--faults', '--faults-port', controlPort];
+  if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
+  if (args.includes('--block')) { foreground(argv); return; }
+  const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
+  child.unref();
+  const local = env.RAYJOB_BIND_HOST || '127.0.0.1';
+  for (let i = 0; i < 300; i += 1) {
+    if (await healthy(local, port, 500)) { console.log('Ray runtime started.'); process.exit(0); }
+    await sleep(100);
+  }
+  console.error('ray (sandbox): the head did not come up within 30 s');
+  process.exit(1);
+}
+
+async function startWorker() {
+  const head = hostOf(flag('--address') ?? env.RAY_ADDRESS);
+  for (;;) {
+    try {
+      const response = await fetch(`http://${head}:${controlPort}/addWorkerNode`, { method: 'POST', body: JSON.stringify({ resources: {} }) });
+      if (response.ok) { console.log(`worker registered with head ${head}: ${await response.text()}`); break; }
+    } catch (error) {
+      console.log(`waiting for head ${head}: ${error.message}`);
+    }
+    await sleep(500);
+  }
+  if (!args.includes('--block')) process.exit(0);
+  process.on('SIGTERM', () => process.exit(0));
+  setInterval(() => {}, 1 << 30);
+}
+
+const [command] = args;
+if (command === 'start') {
+  await (args.includes('--head') ? startHead() : startWorker());
+} else if (command === 'health-check') {
+  const address = flag('--address') ?? env.RAY_ADDRESS ?? '127.0.0.1:6379';
+  process.exit((await healthy(hostOf(address), dashboardPort)) ? 0 : 1);
+} else if (command === 'job') {
+  let prefix;
+  try { prefix = JSON.parse(env.RAYJOB_RAY_JOB_COMMAND ?? 'null'); } catch { prefix = null; }
+  if (!Array.isArray(prefix) || prefix.length === 0) {
+    console.error('ray (sandbox): `ray job` needs RAYJOB_RAY_JOB_COMMAND (rayEmulatorImage option jobCommand)');
+    process.exit(1);
+  }
+  foreground([...prefix, ...args]);
+} else if (command === 'stop' || command === 'status') {
+  process.exit(0);
+} else {
+  console.error(`ray (sandbox): "ray ${command ?? ''}" is not emulated`);
+  process.exit(1);
+}
