@@ -39,7 +39,7 @@ describe('API server lifecycle', () => {
 
 describe('startSandbox', () => {
   it('composes the API server, node and Job controller: a Job runs a local program to completion', async () => {
-    const sandbox = await startSandbox({ images: { node: { entrypoint: [process.execPath] } } });
+    const sandbox = await startSandbox({ images: { node: { entrypoint: [process.execPath] } }, node: { log: () => {} } });
     try {
       expect(sandbox.node).toBeDefined();
       const job = await http(sandbox.apiServer, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
