@@ -25,7 +25,7 @@ export interface ImageProgram {
    * volumes), e.g. a directory of command shims mounted over a directory on the default PATH.
    */
   mounts?: Array<{ source: string; target: string; readOnly?: boolean }>;
-  /** The image's WORKDIR; defaults to the pod's sandbox directory. */
+  /** The image's WORKDIR; defaults to `/`, as for an image without one. */
   workingDir?: string;
   /** Last step: map the argv Kubernetes would exec to what runs here. */
   rewrite?: (argv: string[], context: ImageProgramContext) => string[];

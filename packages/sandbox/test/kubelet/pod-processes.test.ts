@@ -50,4 +50,13 @@ describe('kubelet runs pod containers as processes', () => {
     expect(log('ip').split('\n')[0]).toBe(pod.status?.podIP);
     expect(pod.spec.nodeName).toBe('sandbox-node');
   });
+
+  it.each([
+    { name: 'wd-default', workingDir: undefined, expected: '/' },
+    { name: 'wd-set', workingDir: '/etc', expected: '/etc' },
+  ])('starts in workingDir ($expected)', async ({ name, workingDir, expected }) => {
+    await createPod(h.client, { metadata: { name }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['pwd'], ...(workingDir === undefined ? {} : { workingDir }) }] } });
+    await waitForPhase(h.client, name, ['Succeeded']);
+    expect(log(name).trim()).toBe(expected);
+  });
 });
