@@ -72,15 +72,27 @@ export function deleteNonTerminal(submissionId: string, status: string): string 
   );
 }
 
-/** The head's DashboardAgent is gone: every agent-routed call fails like this (observed). */
+/**
+ * The agent is gone: every agent-routed call fails like this (observed, FINDINGS.md §8: the chained
+ * ConnectionRefusedError, then aiohttp's ClientConnectorError).
+ */
 export function agentUnreachable(ip: string): string {
-  return traceback(
+  const aiohttp = '/home/ray/anaconda3/lib/python3.11/site-packages/aiohttp';
+  const refused = traceback(
+    [
+      [`${aiohttp}/connector.py`, 1112, '_wrap_create_connection', 'sock = await aiohappyeyeballs.start_connection('],
+      ['/home/ray/anaconda3/lib/python3.11/asyncio/selector_events.py', 641, '_sock_connect_cb', 'raise OSError(err, f"Connect call failed {address}")'],
+    ],
+    `ConnectionRefusedError: [Errno 111] Connect call failed ('${ip}', 52365)`,
+  );
+  const connector = traceback(
     [
       [`${pkg}/job_head.py`, 405, 'submit_job', 'resp = await job_agent_client.submit_job_internal(submit_request)'],
-      ['/home/ray/anaconda3/lib/python3.11/site-packages/aiohttp/connector.py', 1117, '_wrap_create_connection', 'raise client_error(req.connection_key, exc) from exc'],
+      [`${aiohttp}/connector.py`, 1117, '_wrap_create_connection', 'raise client_error(req.connection_key, exc) from exc'],
     ],
     `aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host ${ip}:52365 ssl:default [Connect call failed ('${ip}', 52365)]`,
   );
+  return `${refused}\nThe above exception was the direct cause of the following exception:\n\n${connector}`;
 }
 
 export const submissionOnly = {
