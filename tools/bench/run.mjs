@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const benches = [
-  ['core: decision throughput', 'packages/core/bench/decide.bench.ts'],
-  ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.bench.ts'],
-  ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs'],
+  ['core: decision throughput', 'packages/core/bench/decide.bench.ts', []],
+  ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.ts', ['--expose-gc']],
+  ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
 ];
 const only = process.argv.slice(2);
 let failed = 0;
-for (const [title, file] of benches) {
+for (const [title, file, nodeArgs] of benches) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   const path = join(root, file);
   console.log(`\n=== ${title} (${file})`);
@@ -23,7 +23,7 @@ for (const [title, file] of benches) {
     console.log(`skipped: ${file} does not exist`);
     continue;
   }
-  const r = spawnSync(process.execPath, ['--conditions=@rayjob/source', path], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [...nodeArgs, path], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     failed++;
     console.log(`bench failed: ${file} exited ${r.status ?? r.signal}`);
