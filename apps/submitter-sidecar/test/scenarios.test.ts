@@ -70,6 +70,36 @@ describe('the job runs to its end', () => {
   });
 });
 
+describe("KubeRay's light-weight submitter invocation, unchanged", () => {
+  it('env address and id, JSON flags in KubeRay formats, the entrypoint after --: all reach Ray as given', async () => {
+    const sid = id();
+    const run = startInProcess(
+      [
+        '--runtime-env-json', '{"env_vars":{"counter_name":"test_counter"}}',
+        '--metadata-json', '{"team":"ml","note":"a \\u003c b"}',
+        '--entrypoint-num-cpus', '0.500000',
+        '--entrypoint-resources', '{"custom":1}',
+        '--no-wait', // no node has "custom": the job stays PENDING
+        '--', 'echo "$counter_name"',
+      ],
+      { RAY_DASHBOARD_ADDRESS: emulator.url.replace('http://', ''), RAY_JOB_SUBMISSION_ID: sid },
+    );
+    expect((await run.done).exitCode).toBe(0);
+    const job = await run.client.getJob(sid);
+    expect(job.kind === 'ok' && job.value).toMatchObject({
+      submission_id: sid,
+      status: 'PENDING',
+      // Ray's PENDING message names the resources and the runtime env: both arrived.
+      message: expect.stringMatching(/waiting for resources.*runtime environment/),
+      entrypoint: 'echo "$counter_name"',
+      runtime_env: { env_vars: { counter_name: 'test_counter' } },
+      metadata: { team: 'ml', note: 'a < b' },
+    });
+    const submit = emulator.requests().filter((r) => r.method === 'POST' && r.path === '/api/jobs/');
+    expect(submit).toHaveLength(1);
+  });
+});
+
 describe('log streams that end early never end the job', () => {
   it('a JobHead restart mid-job: no exit, no line printed twice, 0 when the job succeeds', async () => {
     const sid = id();
