@@ -19,7 +19,7 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (token auth head)', ()
   let emulator: EmulatorTarget | undefined;
 
   beforeAll(async () => {
-    [real, emulator] = await Promise.all([startRealTarget({ authToken }), startEmulatorTarget({ authToken })]);
+    [real, emulator] = await Promise.all([startRealTarget({ authToken, block: false }), startEmulatorTarget({ authToken })]);
   });
   afterAll(async () => {
     await Promise.all([real?.stop(), emulator?.stop()]);

@@ -24,7 +24,9 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (shared head)', () => 
   let emulator: EmulatorTarget | undefined;
 
   beforeAll(async () => {
-    [real, emulator] = await Promise.all([startRealTarget(), startEmulatorTarget()]);
+    // Without --block: these scenarios do not depend on it, and on a loaded machine Ray's
+    // --block loop often kills the head during startup (FINDINGS.md §0).
+    [real, emulator] = await Promise.all([startRealTarget({ block: false }), startEmulatorTarget()]);
     console.log(`real head up in ${real.head.startupMs} ms, ${await real.head.rssMb()} MB RSS`);
   });
   afterAll(async () => {
@@ -37,7 +39,8 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (shared head)', () => 
     if (!real) throw new Error('real head did not start');
     const sockets = await listeningSockets((await real.head.pids()).map((p) => p.pid));
     expect(sockets.length).toBeGreaterThan(3); // dashboard, GCS, agent, raylet at least
-    expect(sockets.filter((s) => s.address !== '127.0.0.1')).toEqual([]);
+    const loopback = new Set(['127.0.0.1', '::ffff:127.0.0.1', '::1']);
+    expect(sockets.filter((s) => !loopback.has(s.address))).toEqual([]);
   });
 
   it.concurrent.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioContext } from '../src/conformance/context.ts';
-import type { Scenario } from '../src/conformance/scenario.ts';
-import { comparable } from '../src/conformance/scenarios/faults.ts';
+import { comparable, type Scenario } from '../src/conformance/scenario.ts';
 import { lifecycleScenarios } from '../src/conformance/scenarios/lifecycle.ts';
 import { submitScenarios } from '../src/conformance/scenarios/submit.ts';
 import { surfaceScenarios } from '../src/conformance/scenarios/surface.ts';

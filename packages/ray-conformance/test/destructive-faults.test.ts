@@ -1,27 +1,41 @@
-/** Faults that destroy a head: each scenario gets a fresh real head (and a fresh emulator). */
-import { afterEach, it } from 'vitest';
+/**
+ * Faults that destroy a head: each scenario gets its own real head (KubeRay's
+ * `ray start --head --block`) and its own emulator. Both heads start and run at once to
+ * keep the file's time down.
+ */
+import { afterAll, beforeAll, it } from 'vitest';
 import { runOnBoth } from '../src/conformance/compare.ts';
-import { pollUntil } from '../src/probe/deadline.ts';
+import type { Scenario } from '../src/conformance/scenario.ts';
 import { agentKilledScenario, dashboardKilledScenario } from '../src/conformance/scenarios/faults.ts';
-import type { Target } from '../src/conformance/target.ts';
 import { describeRealTier, realTier } from '../src/conformance/tier.ts';
-import { startEmulatorTarget } from '../src/targets/emulator.ts';
-import { startRealTarget } from '../src/targets/real.ts';
+import { pollUntil } from '../src/probe/deadline.ts';
+import { startEmulatorTarget, type EmulatorTarget } from '../src/targets/emulator.ts';
+import { startRealTarget, type RealTarget } from '../src/targets/real.ts';
 
 const provisioning = await realTier();
+const scenarios: Scenario[] = [agentKilledScenario, dashboardKilledScenario];
 
 describeRealTier(provisioning, 'real Ray 2.58 vs emulator (destructive faults, one head each)', () => {
-  let targets: Target[] = [];
-  afterEach(async () => {
-    await Promise.all(targets.map((t) => t.stop()));
-    targets = [];
+  const pairs = new Map<string, { real: RealTarget; emulator: EmulatorTarget }>();
+
+  beforeAll(async () => {
+    await Promise.all(
+      scenarios.map(async (s) => {
+        const [real, emulator] = await Promise.all([startRealTarget(), startEmulatorTarget()]);
+        pairs.set(s.name, { real, emulator });
+      }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([...pairs.values()].flatMap((p) => [p.real.stop(), p.emulator.stop()]));
   });
 
-  it.each([agentKilledScenario, dashboardKilledScenario].map((s) => [s.name, s] as const))(
+  it.concurrent.each(scenarios.map((s) => [s.name, s] as const))(
     '%s',
     async (_name, scenario) => {
-      const [real, emulator] = await Promise.all([startRealTarget(), startEmulatorTarget()]);
-      targets = [real, emulator];
+      const pair = pairs.get(scenario.name);
+      if (!pair) throw new Error('targets did not start');
+      const { real, emulator } = pair;
       const startedAt = Date.now();
       const seen = await runOnBoth(scenario, real, emulator).finally(async () => {
         // Informational (FINDINGS.md): does `ray start --block` give up after this fault?
@@ -36,6 +50,6 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (destructive faults, o
       const info = Object.entries(seen.real).filter(([k]) => k.startsWith('_'));
       console.log(`  real: ${JSON.stringify(Object.fromEntries(info))}`);
     },
-    400_000,
+    300_000,
   );
 });

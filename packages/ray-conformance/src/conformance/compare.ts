@@ -1,8 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { scenarioContext } from './context.ts';
-import { comparable } from './scenarios/faults.ts';
-import type { Observations, Scenario } from './scenario.ts';
+import { comparable, type Observations, type Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
 
 /**

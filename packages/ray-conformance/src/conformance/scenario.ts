@@ -13,3 +13,8 @@ export type Scenario = {
    */
   check(observations: Observations): void;
 };
+
+/** Observations without the informational `_` keys (timings, raw texts): what is compared. */
+export function comparable(o: Observations): Observations {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')));
+}

@@ -7,7 +7,7 @@ import { pollUntil, sleep } from '../../probe/deadline.ts';
 import { jsonBody } from '../../probe/http.ts';
 import { isTerminalStatus, type ScenarioContext } from '../context.ts';
 import { observeHttp, type HttpObservation } from '../normalize.ts';
-import type { Scenario } from '../scenario.ts';
+import { comparable, type Scenario } from '../scenario.ts';
 
 const aiohttp500 = { status: 500, type: 'text/plain', text: '500 Internal Server Error\n\nServer got itself in trouble' };
 
@@ -95,10 +95,13 @@ export const agentKilledScenario: Scenario = {
     );
     await sleep(Math.max(0, 12_000 - (Date.now() - killedAt)));
     const newSid = ctx.sid('afterkill');
+    const submit = await ctx.http('/api/jobs/', { method: 'POST', body: { entrypoint: 'echo x', submission_id: newSid } });
     return {
       statusAfter12s: (await ctx.job(sid))?.status,
       gcsHealthz: await ctx.observe('/api/gcs_healthz'),
-      submit: await ctx.observe('/api/jobs/', { method: 'POST', body: { entrypoint: 'echo x', submission_id: newSid } }),
+      submit: observeHttp(submit, ctx.subs),
+      // The whole body's structure (chained exceptions) for FINDINGS.md, paths elided.
+      _submitBodyShape: submit.kind === 'response' ? submit.body.split('\n').filter((l) => !l.startsWith(' ')) : submit.code,
       stop: await ctx.observe(`/api/jobs/${sid}/stop`, { method: 'POST' }),
       logs: await ctx.observe(`/api/jobs/${sid}/logs`),
       _nodeDeadAfterMs: deadAfterMs,
@@ -131,8 +134,3 @@ export const dashboardKilledScenario: Scenario = {
     expect(comparable(o)).toEqual({ tail: { code: 1006, sawOutput: true }, get: { connection: 'ECONNREFUSED' } });
   },
 };
-
-/** Observations without the informational `_` keys. */
-export function comparable(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')));
-}

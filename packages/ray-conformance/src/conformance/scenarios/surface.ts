@@ -1,8 +1,9 @@
 /** Version, health, node summary and the browser-request filter. */
 import { expect } from 'vitest';
 import { jsonBody } from '../../probe/http.ts';
+import { pollUntil } from '../../probe/deadline.ts';
 import { isTerminalStatus } from '../context.ts';
-import type { Scenario } from '../scenario.ts';
+import { comparable, type Scenario } from '../scenario.ts';
 
 type NodeSummary = { data: { summary: Array<{ raylet: { nodeId: string; state: string } }> } };
 
@@ -10,10 +11,22 @@ export const surfaceScenarios: Scenario[] = [
   {
     name: '/api/version and /api/gcs_healthz',
     async run(ctx) {
-      return { version: await ctx.observe('/api/version'), gcs: await ctx.observe('/api/gcs_healthz') };
+      // On a starved machine GCS health checks can miss their deadline (503, see FINDINGS.md),
+      // so the health answer is the first 200 within 30 s; what came before is informational.
+      const before: unknown[] = [];
+      const gcs = await pollUntil(
+        async () => {
+          const seen = await ctx.observe('/api/gcs_healthz');
+          if ('status' in seen && seen.status === 200) return seen;
+          before.push(seen);
+          return undefined;
+        },
+        { what: '/api/gcs_healthz to answer 200', timeoutMs: 30_000, intervalMs: 500 },
+      ).catch(() => before.at(-1));
+      return { version: await ctx.observe('/api/version'), gcs, _gcsBefore200: before };
     },
     check(o) {
-      expect(o).toEqual({
+      expect(comparable(o)).toEqual({
         version: { status: 200, type: 'application/json',
           json: { version: '4', ray_version: '2.58.0', ray_commit: '<opaque>', session_name: '<opaque>' } },
         gcs: { status: 200, type: 'application/text', text: 'success' },
