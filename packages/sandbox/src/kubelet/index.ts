@@ -10,5 +10,5 @@ export type { KubeletTiming } from './kubelet-config.ts';
 export { podLogDir, podLogPath, prepareContainerLog } from './log-paths.ts';
 export { startNetnsNetwork, startLoopbackNetwork, netnsSupported } from './pod-network.ts';
 export type { PodNetwork, NetworkMode } from './pod-network.ts';
-export { rayEmulatorImage, rayShimDir } from './ray-image.ts';
-export type { RayEmulatorImageOptions } from './ray-image.ts';
+export { rayEmulatorImage, rayShimDir, realRayImage } from './ray-image.ts';
+export type { RayEmulatorImageOptions, RealRayImageOptions } from './ray-image.ts';

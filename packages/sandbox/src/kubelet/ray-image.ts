@@ -55,3 +55,23 @@ export function rayEmulatorImage(options: RayEmulatorImageOptions): ImageProgram
     },
   };
 }
+
+export interface RealRayImageOptions {
+  /** Directory holding a real Ray installation's `ray` (e.g. a virtualenv's bin). */
+  rayBin: string;
+  basePath?: string;
+}
+
+/**
+ * Ray images backed by a real Ray installation on this machine: its bin directory goes on PATH and
+ * over /usr/local/sbin (so `bash -l` finds `ray` too). With per-pod network namespaces each head has
+ * its own ports and IP, so several real Ray clusters can run side by side.
+ */
+export function realRayImage(options: RealRayImageOptions): ImageProgram {
+  return {
+    entrypoint: [],
+    cmd: ['bash'],
+    env: { PATH: `${options.rayBin}${delimiter}${options.basePath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}` },
+    mounts: [{ source: options.rayBin, target: '/usr/local/sbin' }],
+  };
+}

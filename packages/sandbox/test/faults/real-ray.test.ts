@@ -1,0 +1,31 @@
+// A real Ray head in a sandbox pod (its own network namespace). Opt-in and slow (a real head needs
+// tens of seconds of CPU): set RAYJOB_REAL_RAY_BIN to a Ray installation's bin directory.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realRayImage } from '../../src/kubelet/ray-image.ts';
+import { createPod, getPod, startHarness, testImages, waitFor } from '../kubelet/harness.ts';
+import type { Harness } from '../kubelet/harness.ts';
+
+const rayBin = process.env.RAYJOB_REAL_RAY_BIN ?? '';
+const available = rayBin !== '' && existsSync(`${rayBin}/ray`);
+
+describe.skipIf(!available)(`real Ray head in a pod (${rayBin})`, () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness({ images: { ...testImages, 'rayproject/ray': realRayImage({ rayBin }) } }); });
+  afterAll(async () => { await h?.stop(); });
+
+  it('runs KubeRay-style `bash -lc "ray start --head ... --block"` and serves the dashboard on the pod IP', async () => {
+    await createPod(h.client, { metadata: { name: 'real-head' }, spec: { terminationGracePeriodSeconds: 5, containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0',
+      command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --head --dashboard-host=0.0.0.0 --num-cpus=1 --disable-usage-stats --include-dashboard=true --block'] }] } });
+    const ip = await waitFor('pod IP', async () => (await getPod(h.client, 'real-head'))?.status?.podIP || undefined);
+    const version = await waitFor('dashboard', async () => {
+      try {
+        const response = await fetch(`http://${ip}:8265/api/version`, { signal: AbortSignal.timeout(2000) });
+        return response.ok ? (await response.json()) as { ray_version: string } : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 240_000);
+    expect(version.ray_version).toMatch(/^\d+\.\d+\.\d+/);
+  }, 300_000);
+});
