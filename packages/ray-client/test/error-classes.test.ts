@@ -86,8 +86,11 @@ describe('error classes, as values', () => {
   it('unavailable/server-error: injected 5xx and the JobHead restart window', async () => {
     const e = await emulator();
     const c = client({ address: e.url });
-    e.faults.fail5xx(1, 503);
+    e.faults.fail5xx(2, 503);
     expect(await c.getJob('x')).toMatchObject({ kind: 'unavailable', cause: 'server-error', status: 503 });
+    expect(await c.gcsHealth()).toEqual({
+      kind: 'unavailable', cause: 'server-error', status: 503, message: 'HTTP 503: 503: Health check failed: RPC error: Deadline Exceeded',
+    });
     await e.faults.restartJobHead({ downForMs: 500 });
     expect(await c.listJobs()).toEqual({
       kind: 'unavailable', cause: 'server-error', status: 500, message: 'HTTP 500: Server got itself in trouble',

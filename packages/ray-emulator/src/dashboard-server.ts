@@ -32,7 +32,7 @@ export function createDashboardServer(deps: {
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
   function refusalFor(method: string, url: URL, req: IncomingMessage): GateRefusal | undefined {
-    return deps.gate.takeFailure() ?? browserFilter(method, req.headers, deps.state.features.browserAllowList) ?? tokenAuth(url.pathname, req.headers, deps.authToken);
+    return deps.gate.takeFailure(url.pathname) ?? browserFilter(method, req.headers, deps.state.features.browserAllowList) ?? tokenAuth(url.pathname, req.headers, deps.authToken);
   }
 
   async function readBody(req: IncomingMessage): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // Checks every request passes before routing, shared by plain HTTP and WebSocket upgrades:
 // injected faults, Ray's browser-traffic filter, and token auth (ray-jobs-api.md §2).
 import type { IncomingHttpHeaders } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import { aiohttp500, authInvalid, authMissing, browserMethodRefused } from './ray-texts.ts';
 
 export interface GateRefusal {
@@ -82,11 +83,16 @@ export function createFaultGate() {
       slowMs = Math.max(0, ms);
     },
     delayMs: () => slowMs,
-    /** Consumes one injected failure, if any is left. */
-    takeFailure(): GateRefusal | undefined {
+    /** Consumes one injected failure, if any is left; the body is what aiohttp / Ray would send. */
+    takeFailure(path: string): GateRefusal | undefined {
       if (failNext <= 0) return undefined;
       failNext -= 1;
-      return { status: failStatus, body: failStatus === 500 ? aiohttp500 : `${failStatus}: injected by the emulator` };
+      if (failStatus === 500) return { status: 500, body: aiohttp500 };
+      // Observed under load (FINDINGS.md §1): the GCS health check's own 503.
+      if (failStatus === 503 && path === '/api/gcs_healthz') {
+        return { status: 503, body: '503: Health check failed: RPC error: Deadline Exceeded' };
+      }
+      return { status: failStatus, body: `${failStatus}: ${STATUS_CODES[failStatus] ?? 'Error'}` };
     },
   };
 }

@@ -124,9 +124,12 @@ describe('faults', () => {
 
   it('fail5xx answers the next N requests with the status, then recovers', async () => {
     const e = await emulator();
-    e.faults.fail5xx(2, 503);
-    expect((await raw(e.url, 'GET', '/api/version')).status).toBe(503);
+    e.faults.fail5xx(3, 503);
+    expect(await raw(e.url, 'GET', '/api/version')).toMatchObject({ status: 503, body: '503: Service Unavailable' });
     expect((await raw(e.url, 'GET', '/nodes?view=summary')).status).toBe(503);
+    expect(await raw(e.url, 'GET', '/api/gcs_healthz')).toMatchObject({
+      status: 503, body: '503: Health check failed: RPC error: Deadline Exceeded',
+    });
     expect((await raw(e.url, 'GET', '/api/version')).status).toBe(200);
     e.faults.fail5xx(1);
     expect(await raw(e.url, 'GET', '/api/jobs/')).toMatchObject({ status: 500, body: '500 Internal Server Error\n\nServer got itself in trouble' });
