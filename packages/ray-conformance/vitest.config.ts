@@ -9,7 +9,7 @@ export default defineConfig({
     environment: 'node',
     include: ['test/**/*.test.ts'],
     // A real Ray head takes 10-25 s to start on 2 cores; each file bounds its own waits.
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 240_000,
     // Heads are heavy (~1.7 GB RSS, several processes): never run two test files at once.
     fileParallelism: false,

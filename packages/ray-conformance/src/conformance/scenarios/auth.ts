@@ -50,7 +50,7 @@ export const authScenarios: Scenario[] = [
       await ctx.submit({ entrypoint: 'echo tailed-with-token', submission_id: sid });
       const without = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 15_000, headers: { authorization: '' } });
       const wrong = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 15_000, headers: { authorization: 'Bearer nope' } });
-      const withToken = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 60_000 });
+      const withToken = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 150_000 });
       return {
         without: without.kind === 'rejected' ? { rejected: without.status, body: without.body } : without.kind,
         wrong: wrong.kind === 'rejected' ? { rejected: wrong.status, body: wrong.body } : wrong.kind,

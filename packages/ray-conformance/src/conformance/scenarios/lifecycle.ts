@@ -17,8 +17,8 @@ export const lifecycleScenarios: Scenario[] = [
       const sid = ctx.sid('succeeds');
       await ctx.submit({ entrypoint: 'echo hello; sleep 3; echo bye', submission_id: sid });
       const pending = normalizeJson(await ctx.job(sid), ctx.subs);
-      const running = normalizeJson(await ctx.waitForStatus(sid, (s) => s !== 'PENDING', 60_000), ctx.subs);
-      const done = normalizeJson(await ctx.waitForStatus(sid, isTerminalStatus, 60_000), ctx.subs);
+      const running = normalizeJson(await ctx.waitForStatus(sid, (s) => s !== 'PENDING', 150_000), ctx.subs);
+      const done = normalizeJson(await ctx.waitForStatus(sid, isTerminalStatus, 150_000), ctx.subs);
       const logs = jsonBody(await ctx.http(`/api/jobs/${sid}/logs`)) as { logs: string };
       return { pending, running, done, logKeys: Object.keys(logs), logs: ctx.logLines(logs.logs) };
     },
@@ -46,7 +46,7 @@ export const lifecycleScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('fails');
       await ctx.submit({ entrypoint: 'echo before-failing; exit 3', submission_id: sid });
-      const done = await ctx.waitForStatus(sid, isTerminalStatus, 60_000);
+      const done = await ctx.waitForStatus(sid, isTerminalStatus, 150_000);
       const message = String(done.message);
       return {
         status: done.status,
@@ -93,7 +93,7 @@ export const lifecycleScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('stopme');
       await ctx.submit({ entrypoint: 'sleep 60', submission_id: sid });
-      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 60_000);
+      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 150_000);
       const first = await ctx.observe(`/api/jobs/${sid}/stop`, { method: 'POST' });
       const done = await ctx.waitForStatus(sid, isTerminalStatus, 30_000);
       const again = await ctx.observe(`/api/jobs/${sid}/stop`, { method: 'POST' });
@@ -112,7 +112,7 @@ export const lifecycleScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('deleteme');
       await ctx.submit({ entrypoint: 'sleep 4', submission_id: sid });
-      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 60_000);
+      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 150_000);
       const whileRunning = await ctx.observe(`/api/jobs/${sid}`, { method: 'DELETE' });
       await ctx.waitForStatus(sid, isTerminalStatus, 30_000);
       const afterEnd = await ctx.observe(`/api/jobs/${sid}`, { method: 'DELETE' });
@@ -163,7 +163,7 @@ export const lifecycleScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('nostart');
       await ctx.submit({ entrypoint: 'echo never', submission_id: sid, entrypoint_resources: { CPU: 0.1 } });
-      const done = await ctx.waitForStatus(sid, isTerminalStatus, 60_000);
+      const done = await ctx.waitForStatus(sid, isTerminalStatus, 150_000);
       const tail = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 15_000 });
       return {
         status: done.status,

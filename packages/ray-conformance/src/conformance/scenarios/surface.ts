@@ -38,7 +38,7 @@ export const surfaceScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('onnode');
       await ctx.submit({ entrypoint: 'sleep 1', submission_id: sid });
-      const job = await ctx.waitForStatus(sid, isTerminalStatus, 60_000);
+      const job = await ctx.waitForStatus(sid, isTerminalStatus, 150_000);
       const res = await ctx.http('/nodes?view=summary');
       const body = jsonBody(res) as NodeSummary & Record<string, unknown>;
       const nodes = body.data.summary.map((n) => n.raylet);

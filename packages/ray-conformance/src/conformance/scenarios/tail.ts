@@ -8,8 +8,8 @@ export const tailScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('tailed');
       await ctx.submit({ entrypoint: 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo line-$i; done; sleep 2; echo last', submission_id: sid });
-      await ctx.waitForStatus(sid, (s) => s !== 'PENDING', 60_000);
-      const tail = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 60_000 });
+      await ctx.waitForStatus(sid, (s) => s !== 'PENDING', 150_000);
+      const tail = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: false, timeoutMs: 150_000 });
       const details = await ctx.job(sid);
       if (tail.kind !== 'closed') return { tail: tail.kind };
       const endedAt = Number(details?.end_time);
@@ -46,7 +46,7 @@ export const tailScenarios: Scenario[] = [
     async run(ctx) {
       const sid = ctx.sid('deflate');
       await ctx.submit({ entrypoint: 'echo compressed-away; sleep 20', submission_id: sid });
-      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 60_000);
+      await ctx.waitForStatus(sid, (s) => s === 'RUNNING', 150_000);
       const tail = await ctx.tail(`/api/jobs/${sid}/logs/tail`, { deflate: true, timeoutMs: 30_000 });
       const statusAtClose = (await ctx.job(sid))?.status;
       await ctx.http(`/api/jobs/${sid}/stop`, { method: 'POST' });
