@@ -1,14 +1,12 @@
 // Shapes of Ray's answers (ray-jobs-api.md §3). Loose objects: newer Rays add keys, and an unknown key must
 // never turn a good answer into a bad-response. Fields that older Rays lack are optional.
+import { isTerminalRayJobStatus, RayJobStatusSchema, type RayJobStatus } from '@rayjob/core';
 import { z } from 'zod';
 
-export const RayJobStatusValues = ['PENDING', 'RUNNING', 'STOPPED', 'SUCCEEDED', 'FAILED'] as const;
-export const RayJobStatusSchema = z.enum(RayJobStatusValues);
-export type RayJobStatus = z.infer<typeof RayJobStatusSchema>;
-
-export function isTerminalStatus(status: RayJobStatus): boolean {
-  return status === 'STOPPED' || status === 'SUCCEEDED' || status === 'FAILED';
-}
+// Ray's job status is a shared contract (the submitter's termination message carries it): defined once, in core.
+export { RayJobStatusSchema, type RayJobStatus };
+export const RayJobStatusValues = RayJobStatusSchema.options;
+export const isTerminalStatus = (status: RayJobStatus): boolean => isTerminalRayJobStatus(status);
 
 export const VersionInfoSchema = z.looseObject({
   version: z.string(),
