@@ -4,24 +4,17 @@ import { dashboardURLFromService } from '../../builders/dashboard.ts';
 import { submissionOptions } from '../../builders/submitter-command.ts';
 import type { Context, Ending } from '../context.ts';
 import { copyJson, emit } from '../context.ts';
-import { activeDeadlinePassed, failForActiveDeadline, failForPreRunningDeadline, preRunningDeadlinePassed, secondsUntilDeadline } from '../deadlines.ts';
+import { secondsUntilDeadline } from '../deadlines.ts';
 import { eventNotes } from '../messages.ts';
-import { suspendIfRequested } from './suspend.ts';
+import { suspendOrDeadlineBeforeRunning } from './suspend.ts';
 
 /**
  * Initializing: get the RayCluster up, learn the dashboard URL, and (K8sJobMode) create the submitter Job.
  * Each step only uses names already persisted in status by an earlier reconcile.
  */
 export function decideInitializing(ctx: Context): Ending {
-  if (suspendIfRequested(ctx)) return { kind: 'epilogue' };
-  if (activeDeadlinePassed(ctx)) {
-    failForActiveDeadline(ctx);
-    return { kind: 'epilogue' };
-  }
-  if (preRunningDeadlinePassed(ctx)) {
-    failForPreRunningDeadline(ctx);
-    return { kind: 'epilogue' };
-  }
+  const early = suspendOrDeadlineBeforeRunning(ctx);
+  if (early) return early;
   const { input, status } = ctx;
   const clusterName = status.rayClusterName ?? '';
   const waitRequeue = requeueWithin(ctx);

@@ -1,6 +1,5 @@
 import type { Context, Ending } from '../context.ts';
-import { activeDeadlinePassed, failForActiveDeadline, failForPreRunningDeadline, preRunningDeadlinePassed } from '../deadlines.ts';
-import { suspendIfRequested } from './suspend.ts';
+import { suspendOrDeadlineBeforeRunning } from './suspend.ts';
 
 /**
  * Waiting (InteractiveMode): the user submits the job and then sets spec.jobId. KubeRay checks only
@@ -8,15 +7,8 @@ import { suspendIfRequested } from './suspend.ts';
  * a forgotten interactive cluster can be reclaimed the same way as any other.
  */
 export function decideWaiting(ctx: Context): Ending {
-  if (suspendIfRequested(ctx)) return { kind: 'epilogue' };
-  if (activeDeadlinePassed(ctx)) {
-    failForActiveDeadline(ctx);
-    return { kind: 'epilogue' };
-  }
-  if (preRunningDeadlinePassed(ctx)) {
-    failForPreRunningDeadline(ctx);
-    return { kind: 'epilogue' };
-  }
+  const early = suspendOrDeadlineBeforeRunning(ctx);
+  if (early) return early;
   const jobId = ctx.rayJob.spec.jobId;
   if (!jobId) return { kind: 'return', requeueSeconds: ctx.input.settings.requeueSeconds };
   ctx.status.jobId = jobId;
