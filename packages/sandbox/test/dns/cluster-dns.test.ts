@@ -32,7 +32,7 @@ afterAll(async () => { await h.stop(); });
 
 async function runClient(name: string, image: string, args: string[]): Promise<string> {
   await createPod(h.client, { metadata: { name }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image, command: args }] } });
-  const pod = await waitForPhase(h.client, name, ['Succeeded', 'Failed'], 'default', 10_000);
+  const pod = await waitForPhase(h.client, name, ['Succeeded', 'Failed'], 'default', 20_000);
   const out = readFileSync(podLogPath(h.dir, 'default', name, 'main'), 'utf8');
   if (pod.status?.phase !== 'Succeeded') throw new Error(`${name} failed: ${out}`);
   return out;

@@ -30,7 +30,7 @@ describe('faults', () => {
     const pid = await sleeper(`victim-${fault}`);
     expect(await inject(`victim-${fault}`)).toEqual({ ok: true });
     await waitFor('pod gone', async () => ((await getPod(h.client, `victim-${fault}`)) === undefined ? true : undefined));
-    await waitFor('process gone', () => (alive(pid) ? undefined : true), 3000);
+    await waitFor('process gone', () => (alive(pid) ? undefined : true), 5000);
   });
 
   it('eviction marks the pod with DisruptionTarget before it terminates', async () => {
@@ -58,7 +58,7 @@ describe('faults', () => {
     const head = await waitFor('head ready', async () => {
       const pod = await getPod(h.client, 'head');
       return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? pod : undefined;
-    }, 15_000);
+    }, 30_000);
     const dashboard = `http://${head.status?.podIP}:8265/api/version`;
     expect((await fetch(dashboard)).status).toBe(200);
 
@@ -74,9 +74,9 @@ describe('faults', () => {
       command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --address=head-svc.default.svc.cluster.local:6379 --block'] }] } });
     await waitFor('init container saw a healthy head', () => {
       try { return readFileSync(podLogPath(h.dir, 'default', 'worker', 'wait-gcs-ready'), 'utf8').includes('GCS is ready.') ? true : undefined; } catch { return undefined; }
-    }, 10_000);
+    }, 30_000);
     await waitFor('worker registered', () => {
       try { return readFileSync(podLogPath(h.dir, 'default', 'worker', 'ray-worker'), 'utf8').includes('worker registered') ? true : undefined; } catch { return undefined; }
-    }, 10_000);
+    }, 30_000);
   });
 });

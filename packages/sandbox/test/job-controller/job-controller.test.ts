@@ -20,7 +20,7 @@ async function createJob(name: string, spec: Partial<Job['spec']>, command: stri
 
 const getJob = async (name: string): Promise<Job | undefined> => { const r = await h.client.get<Job>(resources.jobs, { namespace: 'default', name }); return r.ok ? r.value : undefined; };
 
-async function waitForCondition(name: string, type: 'Complete' | 'Failed', timeoutMs = 8000): Promise<Job> {
+async function waitForCondition(name: string, type: 'Complete' | 'Failed', timeoutMs = 20_000): Promise<Job> {
   return waitFor(`${name} ${type}`, async () => {
     const job = await getJob(name);
     return job?.status?.conditions?.some((c) => c.type === type && c.status === 'True') ? job : undefined;
@@ -111,7 +111,7 @@ describe('Job controller against the API server and kubelet', () => {
   it('ttlSecondsAfterFinished deletes the finished Job and its pods', async () => {
     await createJob('ttl', { ttlSecondsAfterFinished: 1 }, ['true']);
     await waitForCondition('ttl', 'Complete');
-    await waitFor('job deleted', async () => ((await getJob('ttl')) === undefined ? true : undefined), 5000);
+    await waitFor('job deleted', async () => ((await getJob('ttl')) === undefined ? true : undefined));
     await waitFor('pods deleted', async () => ((await podsOf('ttl')).length === 0 ? true : undefined));
   });
 });

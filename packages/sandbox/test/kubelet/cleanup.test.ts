@@ -29,7 +29,7 @@ describe('stopping the node', () => {
     if (network.mode === 'netns') {
       // Processes that left the container's process group die with its network namespace.
       // (init reaps it, so allow a moment for the zombie to go)
-      await waitFor('escaped process reaped', () => (alive(escaped) ? undefined : true), 2000);
+      await waitFor('escaped process reaped', () => (alive(escaped) ? undefined : true), 5000);
       expect(namespaces()).not.toContain(`rayjob-${k}-`);
       expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(`rjbr${k}:`);
     }
@@ -46,7 +46,7 @@ describe('stopping the node', () => {
       await waitForPhase(h.client, 'stray', ['Succeeded']);
       const stray = Number(/stray=(\d+)/.exec(readFileSync(podLogPath(h.dir, 'default', 'stray', 'main'), 'utf8'))?.[1]);
       expect(stray).toBeGreaterThan(0);
-      await waitFor('stray killed', () => (alive(stray) ? undefined : true), 2000);
+      await waitFor('stray killed', () => (alive(stray) ? undefined : true), 5000);
     } finally {
       await h.stop();
     }

@@ -46,7 +46,7 @@ describe('pod deletion', () => {
     const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'forced', 'main'));
     await h.client.remove(resources.pods, { namespace: 'default', name: 'forced' }, { gracePeriodSeconds: 0 });
     expect(await getPod(h.client, 'forced')).toBeUndefined();
-    await waitFor('process killed', () => (alive(pid) ? undefined : true), 2000);
+    await waitFor('process killed', () => (alive(pid) ? undefined : true), 5000);
   });
 
   it('a graceful deletion with a Job-style finalizer leaves a Failed pod with exit 143 until the finalizer goes', async () => {

@@ -1,6 +1,7 @@
 // Test harness for the node components: a real API server on 127.0.0.1, a kube client, and the
 // sandbox node (network, DNS, endpoints controller, kubelet) plus optionally the Job controller.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { vi } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer } from '../../src/apiserver/server.ts';
@@ -14,6 +15,10 @@ import type { ImageCatalog } from '../../src/kubelet/image-program.ts';
 import type { KubeletTiming } from '../../src/kubelet/kubelet-config.ts';
 import { startSandboxNode } from '../../src/kubelet/sandbox-node.ts';
 import type { SandboxNode } from '../../src/kubelet/sandbox-node.ts';
+
+// These tests start real processes, namespaces and servers on a shared 2-core machine: allow each
+// test and hook 45 s, while every wait inside stays bounded by its own (shorter) deadline.
+vi.setConfig({ testTimeout: 45_000, hookTimeout: 45_000 });
 
 export const testImages: ImageCatalog = {
   busybox: { entrypoint: [], cmd: ['sh'] },
@@ -50,7 +55,7 @@ export async function startHarness(opts: { jobController?: boolean; images?: Ima
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 8000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -76,7 +81,7 @@ export async function createPod(client: KubeClient, pod: Partial<Pod> & { metada
   return result.value;
 }
 
-export async function waitForPhase(client: KubeClient, name: string, phases: string[], namespace = 'default', timeoutMs = 8000): Promise<Pod> {
+export async function waitForPhase(client: KubeClient, name: string, phases: string[], namespace = 'default', timeoutMs = 20_000): Promise<Pod> {
   return waitFor(`pod ${name} in ${phases.join('/')}`, async () => {
     const pod = await getPod(client, name, namespace);
     return pod !== undefined && phases.includes(pod.status?.phase ?? '') ? pod : undefined;

@@ -46,7 +46,7 @@ describe('loopback network mode (fallback without network namespaces)', () => {
     const target = await waitForPhase(h.client, 'lb', ['Running']);
     await h.client.create({ group: '', version: 'v1', plural: 'services' }, { namespace: 'default' }, { metadata: { name: 'lb' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'lb' }, ports: [{ port: 80 }] } });
     await createPod(h.client, { metadata: { name: 'lb-client' }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'getent hosts lb | cut -d" " -f1'] }] } });
-    const client = await waitForPhase(h.client, 'lb-client', ['Succeeded'], 'default', 10_000);
+    const client = await waitForPhase(h.client, 'lb-client', ['Succeeded'], 'default', 20_000);
     expect(target.status?.podIP).toMatch(/^127\./);
     expect(client.status?.podIP).not.toBe(target.status?.podIP);
     expect(readFileSync(podLogPath(h.dir, 'default', 'lb-client', 'main'), 'utf8').trim()).toBe(target.status?.podIP);

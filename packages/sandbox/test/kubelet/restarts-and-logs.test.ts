@@ -11,7 +11,7 @@ beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => { await h.stop(); });
 
 const kubectl = async (...args: string[]): Promise<string> =>
-  (await run('kubectl', ['--kubeconfig', h.api.kubeconfigPath, ...args], { timeout: 10_000 })).stdout;
+  (await run('kubectl', ['--kubeconfig', h.api.kubeconfigPath, ...args], { timeout: 20_000 })).stdout;
 
 const restarts = (pod: Pod | undefined, container = 'main'): number =>
   pod?.status?.containerStatuses?.find((c) => c.name === container)?.restartCount ?? -1;
