@@ -91,6 +91,9 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     // The dashboard gives each module subprocess 30 s to start, which a loaded 2-core
     // machine can miss (observed: "Module MetricsHead failed to start"); the head then dies.
     RAY_DASHBOARD_SUBPROCESS_MODULE_WAIT_READY_TIMEOUT: '150',
+    // `ray start` gives the dashboard 60 s to publish its URL, then exits 1 ("Failed to
+    // start the dashboard"); observed at load average ~25.
+    RAY_DASHBOARD_STARTUP_TIMEOUT_S: '170',
     ...(options.authToken ? { RAY_AUTH_MODE: 'token', RAY_AUTH_TOKEN: options.authToken } : {}),
   });
   const args = [
