@@ -45,6 +45,8 @@ export interface ContainerLaunch {
   logFile: string;
   /** Directory the process starts in before the prologue (must exist). */
   baseDir: string;
+  /** Hostname inside the container's own UTS namespace (the pod's hostname). */
+  hostname: string;
 }
 
 export interface ContainerExit {
@@ -58,7 +60,8 @@ export type LaunchResult =
 
 // Mount each (source, target, ro) triple, cd to the working directory, then exec the argv.
 const prologue = [
-  'wd="$1"; shift',
+  'hn="$1"; wd="$2"; shift 2',
+  'if [ -n "$hn" ]; then hostname "$hn" || exit 128; fi',
   'while [ "$1" != "--" ]; do',
   '  case "$3" in',
   '    ro) mount --bind -o ro "$1" "$2" || exit 128 ;;',
@@ -117,12 +120,13 @@ export function launchContainer(launch: ContainerLaunch, tools: { ip: string; un
   mkdirSync(dirname(launch.logFile), { recursive: true });
   const logFd = openSync(launch.logFile, 'a');
   const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.recursive === true ? 'rbind' : m.readOnly ? 'ro' : 'rw']);
-  const inner = [tools.sh, '-c', prologue, 'sh', launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
+  const inner = [tools.sh, '-c', prologue, 'sh', launch.hostname, launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
   // `ip netns exec` already gives the process its own (slave) mount namespace; without a netns we
-  // ask unshare for a private one so the bind mounts never reach the host.
+  // ask unshare for a private one so the bind mounts never reach the host. A UTS namespace lets the
+  // container see the pod's hostname.
   const argv = launch.netns !== undefined
-    ? [tools.ip, 'netns', 'exec', launch.netns, ...inner]
-    : [tools.unshare, '--mount', '--propagation', 'private', ...inner];
+    ? [tools.ip, 'netns', 'exec', launch.netns, tools.unshare, '--uts', ...inner]
+    : [tools.unshare, '--mount', '--uts', '--propagation', 'private', ...inner];
   const child = spawn(argv[0] ?? '', argv.slice(1), {
     cwd: launch.baseDir,
     env: launch.env,

@@ -200,7 +200,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
 
     const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
     const containerID = randomBytes(16).toString('hex');
-    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir ?? '/', netns, mounts: withPrivateTmp(mounts, tmpDir), logFile, baseDir: podDir }, deps.tools);
+    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir ?? '/', netns, mounts: withPrivateTmp(mounts, tmpDir), logFile, baseDir: podDir, hostname: (pod.spec.hostname ?? name).slice(0, 63) }, deps.tools);
     const startedAt = nowIso();
     run.runs += 1;
     run.containerID = `sandbox://${containerID}`;

@@ -51,6 +51,12 @@ describe('kubelet runs pod containers as processes', () => {
     expect(pod.spec.nodeName).toBe('sandbox-node');
   });
 
+  it('the container sees the pod name as its hostname', async () => {
+    await createPod(h.client, { metadata: { name: 'named-host' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'python', command: ['python3', '-c', 'import socket; print(socket.gethostname())'] }] } });
+    await waitForPhase(h.client, 'named-host', ['Succeeded']);
+    expect(log('named-host').trim()).toBe('named-host');
+  });
+
   it.each([
     { name: 'wd-default', workingDir: undefined, expected: '/' },
     { name: 'wd-set', workingDir: '/etc', expected: '/etc' },
