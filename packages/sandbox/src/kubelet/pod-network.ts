@@ -11,10 +11,11 @@
 //   as status.podIP; there is no port isolation (a program binding 0.0.0.0 takes the port for the
 //   whole machine), so images must bind their pod IP.
 //
-// Several sandboxes may run at once (parallel test files): each claims a free <k> by creating its
-// bridge (creation is atomic: a second sandbox gets "File exists" and tries the next <k>).
+// Several sandboxes may run at once (parallel test files): each claims a free <k> (network-claims.ts),
+// reaping what a dead sandbox process left behind.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { claimSubnet, releaseSubnet } from './network-claims.ts';
 
 const run = promisify(execFile);
 
@@ -71,19 +72,21 @@ function allocator(): { take(): number; release(octet: number): void } {
 }
 
 export async function startNetnsNetwork(): Promise<PodNetwork> {
-  const addresses = await ipOutput('-4', '-o', 'addr');
   const start = Math.floor(Math.random() * 200);
   let k = -1;
   let bridge = '';
   for (let i = 0; i < 250 && k < 0; i += 1) {
     const candidate = (start + i) % 250 + 1;
-    if (addresses.includes(` 10.244.${candidate}.`)) continue;
+    if (!(await claimSubnet(candidate))) continue;
+    // Something outside the sandbox may use the range: then leave it alone.
+    const addresses = await ipOutput('-4', '-o', 'addr');
+    if (addresses.includes(` 10.244.${candidate}.`)) { releaseSubnet(candidate); continue; }
     try {
       await ip('link', 'add', `rjbr${candidate}`, 'type', 'bridge');
       k = candidate;
       bridge = `rjbr${candidate}`;
     } catch {
-      // Taken by another sandbox; try the next one.
+      releaseSubnet(candidate);
     }
   }
   if (k < 0) throw new Error('pod network: no free 10.244.<k>.0/24 subnet for a sandbox bridge');
@@ -93,6 +96,7 @@ export async function startNetnsNetwork(): Promise<PodNetwork> {
     await ip('link', 'set', bridge, 'up');
   } catch (error) {
     await ip('link', 'del', bridge).catch(() => {});
+    releaseSubnet(k);
     throw error;
   }
   const octets = allocator();
@@ -145,6 +149,7 @@ export async function startNetnsNetwork(): Promise<PodNetwork> {
     async stop() {
       for (const uid of [...pods.keys()]) await detach(uid);
       await ip('link', 'del', bridge).catch(() => {});
+      releaseSubnet(k);
     },
   };
 }

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claimSubnet, claimsDir, releaseSubnet } from '../../src/kubelet/network-claims.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
 
@@ -49,6 +51,26 @@ describe('stopping the node', () => {
       await waitFor('stray killed', () => (alive(stray) ? undefined : true), 5000);
     } finally {
       await h.stop();
+    }
+  });
+
+  it('a sandbox reaps the subnet, namespaces and bridge a dead sandbox process left behind', async () => {
+    // Stage the leftovers of a sandbox whose process died: a claim naming a dead owner, its bridge and a pod namespace.
+    const k = 251 + Math.floor(Math.random() * 4);
+    mkdirSync(claimsDir, { recursive: true });
+    writeFileSync(join(claimsDir, `subnet-${k}`), '999999999 0');
+    execFileSync('ip', ['link', 'add', `rjbr${k}`, 'type', 'bridge']);
+    execFileSync('ip', ['netns', 'add', `rayjob-${k}-7`]);
+    try {
+      expect(await claimSubnet(k)).toBe(true);
+      expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain(`rayjob-${k}-7`);
+      expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(`rjbr${k}:`);
+      // Now held by a live owner (this process): nobody else may take it.
+      expect(await claimSubnet(k)).toBe(false);
+    } finally {
+      releaseSubnet(k);
+      try { execFileSync('ip', ['netns', 'del', `rayjob-${k}-7`], { stdio: 'ignore' }); } catch { /* reaped */ }
+      try { execFileSync('ip', ['link', 'del', `rjbr${k}`], { stdio: 'ignore' }); } catch { /* reaped */ }
     }
   });
 });
