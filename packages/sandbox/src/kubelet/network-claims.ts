@@ -4,7 +4,7 @@
 // sandbox that wants it: its namespaces' processes are killed, the namespaces and the bridge
 // removed. Only names with our prefixes (rjbr<k>, rayjob-<k>-<n>) are ever touched.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -63,4 +63,23 @@ export async function claimSubnet(k: number): Promise<boolean> {
 
 export function releaseSubnet(k: number): void {
   rmSync(join(claimsDir, `subnet-${k}`), { force: true });
+}
+
+/** Reaps every subnet whose owning process is gone (so its pods' processes do not linger). */
+export async function reapDeadClaims(): Promise<number[]> {
+  let files: string[];
+  try { files = readdirSync(claimsDir); } catch { return []; }
+  const reaped: number[] = [];
+  for (const file of files) {
+    const match = /^subnet-(\d+)$/.exec(file);
+    if (match === null) continue;
+    let token = '';
+    try { token = readFileSync(join(claimsDir, file), 'utf8'); } catch { continue; }
+    if (ownerAlive(token)) continue;
+    const k = Number(match[1]);
+    await reapSubnet(k);
+    rmSync(join(claimsDir, file), { force: true });
+    reaped.push(k);
+  }
+  return reaped;
 }

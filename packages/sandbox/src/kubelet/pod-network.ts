@@ -15,7 +15,7 @@
 // reaping what a dead sandbox process left behind.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { claimSubnet, releaseSubnet } from './network-claims.ts';
+import { claimSubnet, reapDeadClaims, releaseSubnet } from './network-claims.ts';
 
 const run = promisify(execFile);
 
@@ -72,6 +72,7 @@ function allocator(): { take(): number; release(octet: number): void } {
 }
 
 export async function startNetnsNetwork(): Promise<PodNetwork> {
+  await reapDeadClaims();
   const start = Math.floor(Math.random() * 200);
   let k = -1;
   let bridge = '';

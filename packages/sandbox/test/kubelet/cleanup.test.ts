@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claimSubnet, claimsDir, releaseSubnet } from '../../src/kubelet/network-claims.ts';
+import { claimSubnet, claimsDir, reapDeadClaims, releaseSubnet } from '../../src/kubelet/network-claims.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
@@ -62,6 +62,7 @@ describe('stopping the node', () => {
     execFileSync('ip', ['link', 'add', `rjbr${k}`, 'type', 'bridge']);
     execFileSync('ip', ['netns', 'add', `rayjob-${k}-7`]);
     try {
+      expect(await reapDeadClaims()).toContain(k);
       expect(await claimSubnet(k)).toBe(true);
       expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain(`rayjob-${k}-7`);
       expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(`rjbr${k}:`);
