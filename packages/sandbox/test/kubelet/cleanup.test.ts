@@ -62,7 +62,7 @@ describe('stopping the node', () => {
     execFileSync('ip', ['link', 'add', `rjbr${k}`, 'type', 'bridge']);
     execFileSync('ip', ['netns', 'add', `rayjob-${k}-7`]);
     try {
-      expect(await reapDeadClaims()).toContain(k);
+      await reapDeadClaims(); // (a sandbox starting in a parallel test file may reap it first: same outcome)
       expect(await claimSubnet(k)).toBe(true);
       expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain(`rayjob-${k}-7`);
       expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(`rjbr${k}:`);
