@@ -1,45 +1,35 @@
 /**
  * Faults that destroy a head: each scenario gets its own real head (KubeRay's
- * `ray start --head --block`) and its own emulator. The scenarios run at once to
- * keep the file's time down (the heads start one after the other).
+ * `ray start --head --block`) and its own emulator, started right before it and stopped
+ * right after (one Ray head at a time: two on 2 loaded cores miss Ray's own deadlines).
  */
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterEach, it } from 'vitest';
 import { runOnBoth } from '../src/conformance/compare.ts';
 import type { Scenario } from '../src/conformance/scenario.ts';
 import { agentKilledScenario, dashboardKilledScenario } from '../src/conformance/scenarios/faults.ts';
+import type { Target } from '../src/conformance/target.ts';
 import { describeRealTier, realTier } from '../src/conformance/tier.ts';
 import { pollUntil } from '../src/probe/deadline.ts';
-import { startEmulatorTarget, type EmulatorTarget } from '../src/targets/emulator.ts';
-import { startRealTarget, type RealTarget } from '../src/targets/real.ts';
+import { startEmulatorTarget } from '../src/targets/emulator.ts';
+import { startRealTarget } from '../src/targets/real.ts';
 
 const provisioning = await realTier();
 const scenarios: Scenario[] = [agentKilledScenario, dashboardKilledScenario];
 
 describeRealTier(provisioning, 'real Ray 2.58 vs emulator (destructive faults, one head each)', () => {
-  const pairs = new Map<string, { real: RealTarget; emulator: EmulatorTarget }>();
-
-  beforeAll(async () => {
-    // One head at a time: two Ray heads starting at once on 2 loaded cores often miss
-    // Ray's own startup deadlines. A failed start leaves nothing registered or running.
-    for (const s of scenarios) {
-      const emulator = await startEmulatorTarget();
-      const real = await startRealTarget().catch(async (error: unknown) => {
-        await emulator.stop();
-        throw error;
-      });
-      pairs.set(s.name, { real, emulator });
-    }
-  });
-  afterAll(async () => {
-    await Promise.all([...pairs.values()].flatMap((p) => [p.real.stop(), p.emulator.stop()]));
+  let started: Target[] = [];
+  afterEach(async () => {
+    await Promise.all(started.map((t) => t.stop()));
+    started = [];
   });
 
-  it.concurrent.each(scenarios.map((s) => [s.name, s] as const))(
+  it.each(scenarios.map((s) => [s.name, s] as const))(
     '%s',
     async (_name, scenario) => {
-      const pair = pairs.get(scenario.name);
-      if (!pair) throw new Error('targets did not start');
-      const { real, emulator } = pair;
+      const emulator = await startEmulatorTarget();
+      started.push(emulator);
+      const real = await startRealTarget();
+      started.push(real);
       const startedAt = Date.now();
       const seen = await runOnBoth(scenario, real, emulator).finally(async () => {
         // Informational (FINDINGS.md): does `ray start --block` give up after this fault?
@@ -54,6 +44,6 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (destructive faults, o
       const info = Object.entries(seen.real).filter(([k]) => k.startsWith('_'));
       console.log(`  real: ${JSON.stringify(Object.fromEntries(info))}`);
     },
-    300_000,
+    480_000,
   );
 });
