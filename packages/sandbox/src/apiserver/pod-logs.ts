@@ -62,7 +62,8 @@ export async function servePodLog(ctx: ApiContext, res: ServerResponse, namespac
   const tailLines = query.get('tailLines');
   const limitBytes = query.get('limitBytes');
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
-  let text = existsSync(file) ? await readFile(file, 'utf8') : '';
+  const content = existsSync(file) ? await readFile(file) : Buffer.alloc(0);
+  let text = content.toString('utf8');
   if (tailLines !== null) text = tail(text, Number(tailLines));
   if (limitBytes !== null) text = text.slice(0, Number(limitBytes));
   res.write(text);
@@ -71,7 +72,8 @@ export async function servePodLog(ctx: ApiContext, res: ServerResponse, namespac
     return;
   }
   // Follow: poll the file for growth until the container ends, the pod goes away or the client leaves.
-  let offset = existsSync(file) ? statSync(file).size : 0;
+  // Continue exactly after the bytes already read: the file may have grown since (a stat here would skip them).
+  let offset = content.length;
   let closed = false;
   res.on('close', () => {
     closed = true;
