@@ -114,6 +114,14 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
   let exited: { code: number | null; signal: string | null } | undefined;
   child.on('exit', (code, signal) => (exited = { code, signal }));
   const childExited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // Last resort if the test process exits without calling stop() (e.g. vitest tears a
+  // worker down mid-start): kill the head's process group synchronously. The detached
+  // child leads that group, and Ray's daemons stay in it (job entrypoints do not, but
+  // they die with their supervisor's watchdog).
+  const killGroupOnExit = (): void => {
+    if (child.pid !== undefined) signalProcess(-child.pid, 'SIGKILL');
+  };
+  process.on('exit', killGroupOnExit);
 
   const logTail = async (chars = 3000): Promise<string> => (await readFile(logPath, 'utf8').catch(() => '')).slice(-chars);
 
@@ -129,6 +137,7 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
       { what: `head ${marker} processes to exit`, timeoutMs: 20_000, intervalMs: 200 },
     );
     if (!exited) await Promise.race([childExited, sleep(5_000)]);
+    process.off('exit', killGroupOnExit);
     log.end();
     // RAYJOB_KEEP_RAY_LOGS=1 keeps the session logs for a post-mortem.
     if (process.env.RAYJOB_KEEP_RAY_LOGS === '1') console.log(`ray head logs kept in ${tempDir}`);
