@@ -5,5 +5,6 @@ export * from './messages.ts';
 export * from './time-format.ts';
 export * from './decide.ts';
 export * from './observation-plan.ts';
+export * from './execution-metric.ts';
 export * from './submitter-state.ts';
 export { RAYJOB_FINALIZER } from './context.ts';

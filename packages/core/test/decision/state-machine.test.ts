@@ -237,6 +237,23 @@ const rows: Row[] = [
     deployment: 'Running', actions: [], requeue: 3, statusChanged: false,
   },
   {
+    behaviour: 'Running, SidecarMode with the restart gate: restart count 3 but the last run exited 0 is not exceeded',
+    input: () => ({ rayJob: inState('Running', 'SidecarMode', { jobStatus: '' }), ...healthyCluster(), headPods: [headPod({ restartCount: 3, lastTerminated: true, exitCode: 0, reason: 'Completed' })], dashboard: { kind: 'not-found' }, settings: { ...testSettings, featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: true } } }),
+    deployment: 'Failed', actions: [], requeue: 3,
+    check: (d) => expect(d.status.message).toBe('Submitter completed but Ray job not found in RayCluster.'),
+  },
+  {
+    behaviour: 'suspend on a Complete RayJob does nothing (only Running and Initializing suspend)',
+    input: () => ({ rayJob: inState('Complete', 'K8sJobMode', { jobStatus: 'SUCCEEDED', endTime: iso(10) }, { suspend: true, shutdownAfterJobFinishes: true }), ...healthyCluster() }),
+    deployment: 'Complete', actions: ['deleteCluster'], requeue: undefined, statusChanged: false,
+  },
+  {
+    behaviour: 'a message-only change is written (ours: KubeRay drops it until another field changes)',
+    input: () => ({ rayJob: inState('Running', 'K8sJobMode', { message: 'old', rayClusterStatus: { state: 'ready' } }), ...healthyCluster(), submitterJob: submitterJob(), dashboard: found('RUNNING', { message: 'new', startTime: undefined }), driverNode: { kind: 'alive', nodeId: DRIVER_NODE } }),
+    deployment: 'Running', actions: [], requeue: 3, statusChanged: true,
+    check: (d) => expect(d.status.message).toBe('new'),
+  },
+  {
     behaviour: 'Running, SidecarMode with two head pods: wait for the cluster to settle',
     input: () => ({ rayJob: inState('Running', 'SidecarMode'), ...healthyCluster(), headPods: [headPod(), headPod()], dashboard: found('RUNNING') }),
     deployment: 'Running', actions: [], requeue: 3, statusChanged: false,
