@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface BindMount {
   source: string;
@@ -20,14 +21,26 @@ export interface BindMount {
 const underTmp = (path: string): boolean => path === '/tmp' || path.startsWith('/tmp/');
 
 /**
+ * Where the sandbox's own programs live (this checkout with its node_modules, and the node binary). An image
+ * carries its programs; ours are host files, so a container must keep seeing them even when the checkout sits
+ * under /tmp (CI clones often do) and /tmp is replaced by the container's own.
+ */
+export function programRoots(): string[] {
+  const checkout = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
+  return [checkout, dirname(process.execPath)];
+}
+
+/**
  * Gives the container its own /tmp. Sources usually live under the host's /tmp (the sandbox dir),
  * so /tmp is replaced last; mounts whose target is under /tmp are first bound inside the new tmp
  * directory (on the host path) and travel with it (recursive bind). A volume mounted at /tmp itself
- * becomes the container's /tmp.
+ * becomes the container's /tmp. Program roots under /tmp stay visible at their host paths.
  */
-export function withPrivateTmp(mounts: BindMount[], tmpDir: string): BindMount[] {
+export function withPrivateTmp(mounts: BindMount[], tmpDir: string, keep: readonly string[] = programRoots()): BindMount[] {
   const own = mounts.find((m) => m.target === '/tmp');
   const base = own?.source ?? tmpDir;
+  const kept: BindMount[] = keep.filter((p) => underTmp(p) && p !== '/tmp').map((p) => ({ source: p, target: p, readOnly: false, recursive: true }));
+  mounts = [...kept, ...mounts];
   const outside = mounts.filter((m) => !underTmp(m.target));
   const inside = mounts
     .filter((m) => underTmp(m.target) && m.target !== '/tmp')
