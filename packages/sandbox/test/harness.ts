@@ -129,3 +129,10 @@ export async function readWatch(
 }
 
 export const widgetsCrd = join(import.meta.dirname, 'fixtures', 'widgets-crd.yaml');
+
+/** A minimal pod in `default`, created through client-node. */
+export const makePod = (h: Harness, name: string) =>
+  h.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name, image: 'busybox' }] } } });
+
+/** The column names of `kubectl get` output (columns are separated by two or more spaces). */
+export const tableHeader = (out: string): string[] => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);

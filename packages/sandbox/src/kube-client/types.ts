@@ -1,29 +1,11 @@
 // The slices of Kubernetes objects the node components read and write, as they travel over the wire
 // (timestamps are RFC 3339 strings). Loose on purpose: unknown fields pass through untouched.
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+import type { ObjectMeta } from '../store/types.ts';
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-}
+// Object metadata is the same shape everywhere in the sandbox; one definition, shared with the store (types only:
+// the node components still never touch the store itself).
+export type { ObjectMeta, OwnerReference } from '../store/types.ts';
 
 export interface KubeObject {
   apiVersion?: string;

@@ -6,7 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { podLogPath } from '../../src/apiserver/pod-logs.ts';
 import { microNow } from '../../src/index.ts';
-import { http, startHarness, widgetsCrd, type Harness } from '../harness.ts';
+import { http, makePod as makeTestPod, startHarness, tableHeader, widgetsCrd, type Harness } from '../harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,10 +16,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-const makePod = (name: string) =>
-  h.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name, image: 'busybox' }] } } });
-
-const header = (out: string): string[] => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);
+const makePod = (name: string) => makeTestPod(h, name);
+const header = tableHeader;
 
 describe('kubectl describe, logs and events', () => {
   it('describe pod shows events recorded through events.k8s.io/v1 and core/v1', async () => {

@@ -2,7 +2,7 @@
 // generators, apply, patch types, scale, conflicts. (describe/logs/CRDs are in kubectl-crd.test.ts.)
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startHarness, type Harness } from '../harness.ts';
+import { http, makePod as makeTestPod, startHarness, tableHeader, type Harness } from '../harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,10 +12,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-const makePod = (name: string) =>
-  h.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name, image: 'busybox' }] } } });
-
-const header = (out: string): string[] => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);
+const makePod = (name: string) => makeTestPod(h, name);
+const header = tableHeader;
 
 const kinds: Array<{ kind: string; resource: string; yaml: string; columns: string[] }> = [
   { kind: 'Namespace', resource: 'namespaces', yaml: 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}', columns: ['NAME', 'STATUS', 'AGE'] },
