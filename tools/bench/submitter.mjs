@@ -52,20 +52,22 @@ const submitter = [];
 const cached = [];
 // The image fills a V8 compile cache at build time (NODE_COMPILE_CACHE); measured too, after one warm-up run.
 const cacheDir = mkdtempSync(join(tmpdir(), 'submitter-compile-cache-'));
+// Never the host's /dev/termination-log: a benchmark writes its final words into its own scratch file.
+const terminationLog = join(cacheDir, 'termination-log');
 spawnSync(process.execPath, [bundle, '--version'], { env: { ...process.env, NODE_COMPILE_CACHE: cacheDir } });
 try {
   for (let i = 0; i < runs; i += 1) {
     baseline.push(await measure(['-e', '0']));
     const seen = emulator.requests().length;
     const result = await measure(
-      [bundle, '--address', emulator.url, '--submission-id', `bench-${process.pid}-${i}`, '--', 'echo hello'],
+      [bundle, '--address', emulator.url, '--submission-id', `bench-${process.pid}-${i}`, '--termination-log', terminationLog, '--', 'echo hello'],
       () => emulator.requests().length > seen,
     );
     if (result.code !== 0) throw new Error(`submitter run ${i} exited ${result.code}`);
     submitter.push(result);
     const seenAgain = emulator.requests().length;
     const withCache = await measure(
-      [bundle, '--address', emulator.url, '--submission-id', `bench-cached-${process.pid}-${i}`, '--', 'echo hello'],
+      [bundle, '--address', emulator.url, '--submission-id', `bench-cached-${process.pid}-${i}`, '--termination-log', terminationLog, '--', 'echo hello'],
       () => emulator.requests().length > seenAgain,
       { NODE_COMPILE_CACHE: cacheDir },
     );

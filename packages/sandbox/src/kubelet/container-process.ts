@@ -5,7 +5,7 @@
 // exec'd as given (a tiny `sh` prologue does the mounts, then `exec "$@"`: no re-parsing).
 // stdout and stderr go straight to the container's log file (the file descriptor is inherited).
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,14 +105,46 @@ export function resolveExecutable(program: string, pathVar: string | undefined):
   return undefined;
 }
 
-/** Makes sure each bind target exists (an empty file or directory) so it can serve as a mount point. */
+/** Mount points this process had to create on the host (the top-most path each creation added). */
+const createdMountPoints: string[] = [];
+
+/**
+ * Makes sure each bind target exists (an empty file or directory) so it can serve as a mount point. A bind
+ * mount needs an existing target, so paths such as /dev/termination-log are created on the host; they are
+ * remembered and removed again by `removeCreatedMountPoints`.
+ */
 export function ensureMountPoint(source: string, target: string): void {
   if (existsSync(target)) return;
+  let top = target;
+  while (!existsSync(dirname(top))) top = dirname(top);
   if (statSync(source).isDirectory()) {
     mkdirSync(target, { recursive: true });
   } else {
     mkdirSync(dirname(target), { recursive: true });
     closeSync(openSync(target, 'a'));
+  }
+  createdMountPoints.push(top);
+}
+
+/**
+ * Removes the mount points this process created, newest first, as long as they are still empty (an empty file,
+ * or directories holding nothing but what we created). Call it only when no sandbox on the machine still runs.
+ */
+export function removeCreatedMountPoints(): void {
+  for (const path of createdMountPoints.splice(0).reverse()) removeIfEmpty(path);
+}
+
+function removeIfEmpty(path: string): void {
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) removeIfEmpty(join(path, entry));
+      if (readdirSync(path).length === 0) rmdirSync(path);
+    } else if (stat.size === 0) {
+      unlinkSync(path);
+    }
+  } catch {
+    // Gone already, or busy (still a mount point somewhere): leave it.
   }
 }
 

@@ -83,3 +83,13 @@ export async function reapDeadClaims(): Promise<number[]> {
   }
   return reaped;
 }
+
+/** True while any sandbox on this machine (any process) holds a subnet claim. */
+export function anyLiveClaim(): boolean {
+  let files: string[];
+  try { files = readdirSync(claimsDir); } catch { return false; }
+  return files.some((file) => {
+    if (!/^subnet-\d+$/.test(file)) return false;
+    try { return ownerAlive(readFileSync(join(claimsDir, file), 'utf8')); } catch { return false; }
+  });
+}

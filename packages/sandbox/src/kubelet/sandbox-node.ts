@@ -11,6 +11,8 @@ import { createKubeClient } from '../kube-client/rest-client.ts';
 import type { ImageCatalog } from './image-program.ts';
 import type { Kubelet } from './kubelet.ts';
 import { startKubelet } from './kubelet.ts';
+import { removeCreatedMountPoints } from './container-process.ts';
+import { anyLiveClaim } from './network-claims.ts';
 import type { KubeletTiming } from './kubelet-config.ts';
 import type { NetworkMode, PodNetwork } from './pod-network.ts';
 import { netnsSupported, startLoopbackNetwork, startNetnsNetwork } from './pod-network.ts';
@@ -69,6 +71,8 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
         await controller.stop();
         await started.stop();
         await network.stop();
+        // The last sandbox on the machine takes away the mount points it had to create on the host.
+        if (!anyLiveClaim()) removeCreatedMountPoints();
       },
     };
   } catch (error) {

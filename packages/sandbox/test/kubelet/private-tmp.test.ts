@@ -25,3 +25,26 @@ describe('a container\'s private /tmp', () => {
     expect(process.execPath.startsWith(`${roots[1]}/`)).toBe(true);
   });
 });
+
+describe('mount points created on the host', () => {
+  it('are removed again, newest first, while still empty; anything else stays', async () => {
+    const { mkdtempSync, existsSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ensureMountPoint, removeCreatedMountPoints } = await import('../../src/kubelet/container-process.ts');
+    const root = mkdtempSync(join(tmpdir(), 'mountpoints-'));
+    const fileSource = join(root, 'source-file');
+    writeFileSync(fileSource, 'x');
+    mkdirSync(join(root, 'source-dir'));
+    ensureMountPoint(fileSource, join(root, 'a', 'b', 'termination-log'));
+    ensureMountPoint(join(root, 'source-dir'), join(root, 'c', 'secrets'));
+    ensureMountPoint(join(root, 'source-dir'), join(root, 'd'));
+    writeFileSync(join(root, 'd', 'someone-elses-file'), 'keep me');
+    expect(existsSync(join(root, 'a', 'b', 'termination-log'))).toBe(true);
+    removeCreatedMountPoints();
+    expect(existsSync(join(root, 'a'))).toBe(false);
+    expect(existsSync(join(root, 'c'))).toBe(false);
+    expect(existsSync(join(root, 'd', 'someone-elses-file'))).toBe(true);
+    expect(existsSync(fileSource)).toBe(true);
+  });
+});
