@@ -3,6 +3,8 @@ import { emulator } from './support/emulator.ts';
 import { getJson, raw, submit } from './support/raw-http.ts';
 import { waitFor } from './support/wait-for.ts';
 
+import { printedLine } from './support/printed-line.ts';
+
 type Details = Record<string, unknown>;
 
 async function job(url: string, id: string): Promise<Details> {
@@ -91,7 +93,7 @@ describe('job lifecycle', () => {
   it('stops a RUNNING job: SIGTERM to the group, STOPPED with a null exit code', async () => {
     const e = await emulator();
     await submit(e.url, { entrypoint: 'trap "echo got-term; exit 0" TERM; echo up; while true; do sleep 0.05; done', submission_id: 's1' });
-    await waitFor(async () => (await raw(e.url, 'GET', '/api/jobs/s1/logs')).body.includes('up'), { what: 'the trap to be set' });
+    await waitFor(async () => printedLine(await raw(e.url, 'GET', '/api/jobs/s1/logs'), 'up'), { what: 'the trap to be set' });
     expect((await raw(e.url, 'POST', '/api/jobs/s1/stop')).body).toBe('{"stopped":true}');
     const stopped = await untilStatus(e.url, 's1', 'STOPPED');
     expect(stopped).toMatchObject({ message: 'Job was intentionally stopped.', driver_exit_code: null, error_type: null });
@@ -102,7 +104,7 @@ describe('job lifecycle', () => {
   it('SIGKILLs a driver that ignores SIGTERM after the grace period', async () => {
     const e = await emulator({ timing: { stopGraceMs: 300 } });
     await submit(e.url, { entrypoint: 'trap "" TERM; echo up; while true; do sleep 0.05; done', submission_id: 's2' });
-    await waitFor(async () => (await raw(e.url, 'GET', '/api/jobs/s2/logs')).body.includes('up'), { what: 'the trap' });
+    await waitFor(async () => printedLine(await raw(e.url, 'GET', '/api/jobs/s2/logs'), 'up'), { what: 'the trap' });
     const stoppedAt = Date.now();
     await raw(e.url, 'POST', '/api/jobs/s2/stop');
     await untilStatus(e.url, 's2', 'STOPPED');

@@ -5,6 +5,8 @@ import { fastTiming } from '../src/timing.ts';
 import { raw, submit } from './support/raw-http.ts';
 import { waitFor } from './support/wait-for.ts';
 
+import { printedLine } from './support/printed-line.ts';
+
 /** Pids whose environment carries the marker (Linux /proc), i.e. every process of this test's entrypoints. */
 function markedPids(marker: string): number[] {
   const out = spawnSync('sh', ['-c', `grep -l -a "EMU_MARK=${marker}" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3`], { encoding: 'utf8' });
@@ -18,7 +20,7 @@ it.each([
   const marker = `m${Math.random().toString(36).slice(2)}`;
   const e = await startRayEmulator({ timing: fastTiming, env: { EMU_MARK: marker } });
   await submit(e.url, { entrypoint, submission_id: 'c1' });
-  await waitFor(async () => (await raw(e.url, 'GET', '/api/jobs/c1/logs')).body.includes('up'), { what: 'the driver to start' });
+  await waitFor(async () => printedLine(await raw(e.url, 'GET', '/api/jobs/c1/logs'), 'up'), { what: 'the driver to start' });
   await waitFor(() => markedPids(marker).length >= 2, { what: 'the driver and its children to be visible' });
   await e.stop();
   await waitFor(() => markedPids(marker).length === 0, { what: 'every child to exit', timeoutMs: 3_000 });
