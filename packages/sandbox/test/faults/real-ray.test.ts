@@ -1,12 +1,13 @@
-// A real Ray head in a sandbox pod (its own network namespace). Opt-in and slow (a real head needs
-// tens of seconds of CPU): set RAYJOB_REAL_RAY_BIN to a Ray installation's bin directory.
+// A real Ray head in a sandbox pod (its own network namespace). Runs where the real-Ray tier is provisioned
+// (tools/ray/provision.sh: $RAYJOB_RAY_VENV, default /opt/rayjob-ray-venv) or where RAYJOB_REAL_RAY_BIN names a
+// Ray installation's bin directory; elsewhere it reports itself skipped.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realRayImage } from '../../src/kubelet/ray-image.ts';
 import { createPod, getPod, startHarness, testImages, waitFor } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
 
-const rayBin = process.env.RAYJOB_REAL_RAY_BIN ?? '';
+const rayBin = process.env.RAYJOB_REAL_RAY_BIN ?? `${process.env.RAYJOB_RAY_VENV ?? '/opt/rayjob-ray-venv'}/bin`;
 const available = rayBin !== '' && existsSync(`${rayBin}/ray`);
 
 describe.skipIf(!available)(`real Ray head in a pod (${rayBin})`, () => {
