@@ -485,8 +485,7 @@ describe('C18: the submitter exit-code contract', () => {
   });
 });
 
-// Keep the fixtures honest: a ready cluster with the RayJob head Service pointing elsewhere is re-pointed.
-describe('fixtures', () => {
+describe('the RayJob head Service', () => {
   it('a stale RayJob head Service is updated to the current cluster', () => {
     const d = run({ rayJob: running(), ...healthyCluster(), rayJobHeadService: { metadata: { name: 'rayjob-sample-head-svc' }, spec: { selector: { 'ray.io/cluster': 'old' } } }, submitterJob: submitterJob(), dashboard: found('RUNNING'), driverNode: { kind: 'alive', nodeId: DRIVER_NODE } });
     expect(actionTypes(d)).toEqual(['applyHeadService']);
