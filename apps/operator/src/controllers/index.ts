@@ -1,0 +1,10 @@
+import type { ControllerRegistration } from './types.ts';
+
+/**
+ * Every controller the operator runs, in start order. Register a controller by adding its registration here
+ * (the RayCluster controller lives in ./raycluster/, the RayJob controller in ./rayjob/). The RayJob controller
+ * does not depend on who turns a RayCluster into pods: it observes the head pod and the RayCluster's status.
+ */
+export const controllers: ControllerRegistration[] = [];
+
+export type { ControllerContext, ControllerRegistration, StartedController } from './types.ts';
