@@ -61,6 +61,8 @@ describe('usage errors name the flag and the problem', () => {
     { argv: ['--', 'x'], env: { RAY_JOB_SUBMISSION_ID: 'j' }, names: '--address: no dashboard address' },
     { argv: ['--', 'x'], env: { ...baseEnv, RAY_JOB_HEADERS: '{nope' }, names: 'RAY_JOB_HEADERS: is not valid JSON' },
     { argv: ['--', 'x'], env: { ...baseEnv, RAY_AUTH_TOKEN_PATH: join(dir, 'no-token') }, names: 'RAY_AUTH_TOKEN_PATH' },
+    { argv: ['--', 'x'], env: { ...baseEnv, RAYJOB_SUBMITTER_ATTACH_ONLY: 'yes' }, names: 'RAYJOB_SUBMITTER_ATTACH_ONLY: "yes" is neither true nor false' },
+    { argv: ['--attach-only=false', '--', 'x'], names: "'--attach-only'" },
   ])('$names ($argv)', ({ argv, env, names }) => {
     const loaded = load(argv, env ?? baseEnv);
     expect(loaded.kind).toBe('usage-error');
@@ -115,6 +117,7 @@ describe('the config carries what the flags say', () => {
       submissionId: 'job-1',
       token: 'tok-123456',
       noWait: false,
+      attachOnly: false,
       maxUnreachableMs: 600_000,
       healthTimeoutMs: undefined,
       driverLostAfterMs: 30_000,
@@ -142,6 +145,7 @@ describe('the config carries what the flags say', () => {
       baseUrl: 'http://127.0.0.1:8265',
       addressSource: '--address',
       noWait: true,
+      attachOnly: false,
       headers: { 'X-Team': 'ml' },
       tls: { verify: false },
       terminationLog: { path: '/tmp/x', required: true },
@@ -160,6 +164,16 @@ describe('the config carries what the flags say', () => {
   it('the default termination log is used only where it is writable', () => {
     const writable = loadConfig({ argv: ['--', 'x'], env: baseEnv, writable: (p) => p === '/dev/termination-log' });
     expect(writable.kind === 'config' && writable.config.terminationLog).toEqual({ path: '/dev/termination-log', required: false });
+  });
+
+  it.each<{ argv: string[]; env: Record<string, string>; attachOnly: boolean }>([
+    { argv: [], env: {}, attachOnly: false },
+    { argv: ['--attach-only'], env: {}, attachOnly: true },
+    { argv: [], env: { RAYJOB_SUBMITTER_ATTACH_ONLY: 'true' }, attachOnly: true },
+    { argv: [], env: { RAYJOB_SUBMITTER_ATTACH_ONLY: 'false' }, attachOnly: false },
+    { argv: ['--attach-only'], env: { RAYJOB_SUBMITTER_ATTACH_ONLY: 'false' }, attachOnly: true },
+  ])('attach-only from $argv and $env: $attachOnly (either one turns it on)', ({ argv, env, attachOnly }) => {
+    expect(config([...argv, '--', 'x'], { ...baseEnv, ...env }).attachOnly).toBe(attachOnly);
   });
 
   it('--headers wins over RAY_JOB_HEADERS; the token file is read when RAY_AUTH_TOKEN is unset', () => {

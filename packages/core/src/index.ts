@@ -1,3 +1,4 @@
+export * from './contracts/submitter-cli.ts';
 export * from './contracts/submitter-exit-codes.ts';
 export * from './contracts/termination-message.ts';
 export * from './schema/index.ts';

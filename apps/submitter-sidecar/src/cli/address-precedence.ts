@@ -1,5 +1,6 @@
 // Which dashboard address wins, as in Ray's CLI: RAY_API_SERVER_ADDRESS, then RAY_ADDRESS (the environment beats
 // the flag), then --address, then KubeRay's RAY_DASHBOARD_ADDRESS. An empty value counts as unset.
+import { SubmitterEnv } from '@rayjob/core';
 
 export interface AddressSources {
   flag: string | undefined;
@@ -10,10 +11,10 @@ export type ChosenAddress = { address: string; source: string } | undefined;
 
 export function chooseAddress({ flag, env }: AddressSources): ChosenAddress {
   const candidates: Array<[string, string | undefined]> = [
-    ['RAY_API_SERVER_ADDRESS', env.RAY_API_SERVER_ADDRESS],
-    ['RAY_ADDRESS', env.RAY_ADDRESS],
+    [SubmitterEnv.apiServerAddress, env[SubmitterEnv.apiServerAddress]],
+    [SubmitterEnv.rayAddress, env[SubmitterEnv.rayAddress]],
     ['--address', flag],
-    ['RAY_DASHBOARD_ADDRESS', env.RAY_DASHBOARD_ADDRESS],
+    [SubmitterEnv.dashboardAddress, env[SubmitterEnv.dashboardAddress]],
   ];
   for (const [source, value] of candidates) {
     if (value !== undefined && value.trim() !== '') return { address: value.trim(), source };

@@ -1,5 +1,6 @@
 // The zod schema over the merged command line and environment. Each key is the name the user typed (a flag
 // or an environment variable), so every error names it. Values arrive as raw strings; the schema parses them.
+import { SubmitterEnv } from '@rayjob/core';
 import { z } from 'zod';
 import { parseDuration } from './durations.ts';
 
@@ -75,16 +76,18 @@ export const MergedInputSchema = z.object({
   headers: jsonText(stringMap, 'an object of strings such as {"X-Team": "ml"}', true).optional(),
   verify: z.string().optional(),
   'working-dir': z.string().min(1, 'must not be empty').optional(),
+  'attach-only': z.boolean().default(false),
   'max-unreachable': duration.default(600_000),
   'health-timeout': duration.optional(),
   'driver-lost-after': duration.default(30_000),
   'log-format': z.enum(['text', 'json'], { error: 'must be text or json' }).default('text'),
   'termination-log': z.string().min(1, 'must be a path').optional(),
   entrypoint: z.array(z.string()).min(1, 'is missing: put the command after --, e.g. -- python main.py'),
-  RAY_JOB_SUBMISSION_ID: envString,
-  RAY_JOB_HEADERS: envString.pipe(jsonText(stringMap, 'an object of strings', true).optional()),
-  RAY_AUTH_TOKEN: envString,
-  RAY_AUTH_TOKEN_PATH: envString,
+  [SubmitterEnv.submissionId]: envString,
+  [SubmitterEnv.headers]: envString.pipe(jsonText(stringMap, 'an object of strings', true).optional()),
+  [SubmitterEnv.authToken]: envString,
+  [SubmitterEnv.authTokenPath]: envString,
+  [SubmitterEnv.attachOnly]: envString,
 });
 
 export type MergedInput = z.infer<typeof MergedInputSchema>;

@@ -1,7 +1,7 @@
 // argv + environment (+ the files they name) -> a checked SubmitterConfig, or a usage error naming the flag.
 // Nothing here talks to the network: a bad input exits 2 before any request is sent.
 import { accessSync, constants, readFileSync } from 'node:fs';
-import { shellJoin } from '@rayjob/core';
+import { parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
 import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
 import { parse as parseYaml } from 'yaml';
 import { chooseAddress } from './address-precedence.ts';
@@ -16,6 +16,8 @@ export interface SubmitterConfig {
   /** The submit body, without submission_id. */
   request: Omit<SubmitRequest, 'submission_id'>;
   noWait: boolean;
+  /** Never submit: follow a job Ray already knows, or exit 6 (AttachTargetMissing) if it does not (addition H). */
+  attachOnly: boolean;
   token: string | undefined;
   headers: Record<string, string>;
   tls: TlsOptions;
@@ -53,7 +55,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const writable = sources.writable ?? isWritableFile;
   const env = sources.env;
   // Collected before anything can fail, so even a usage error is redacted.
-  const rawSecrets = [env.RAY_AUTH_TOKEN, env.RAY_JOB_HEADERS].filter((s): s is string => !!s);
+  const rawSecrets = [env[SubmitterEnv.authToken], env[SubmitterEnv.headers]].filter((s): s is string => !!s);
 
   const line = parseCommandLine(sources.argv);
   if (!line.ok) return fail(line.message, rawSecrets);
@@ -64,16 +66,20 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const merged = MergedInputSchema.safeParse({
     ...line.flags,
     entrypoint: line.positionals,
-    RAY_JOB_SUBMISSION_ID: env.RAY_JOB_SUBMISSION_ID,
-    RAY_JOB_HEADERS: env.RAY_JOB_HEADERS,
-    RAY_AUTH_TOKEN: env.RAY_AUTH_TOKEN,
-    RAY_AUTH_TOKEN_PATH: env.RAY_AUTH_TOKEN_PATH,
+    [SubmitterEnv.submissionId]: env[SubmitterEnv.submissionId],
+    [SubmitterEnv.headers]: env[SubmitterEnv.headers],
+    [SubmitterEnv.authToken]: env[SubmitterEnv.authToken],
+    [SubmitterEnv.authTokenPath]: env[SubmitterEnv.authTokenPath],
+    [SubmitterEnv.attachOnly]: env[SubmitterEnv.attachOnly],
   });
   if (!merged.success) {
     const { name, message } = describeIssue(merged.error);
     return fail(`${name}: ${message}`, rawSecrets);
   }
   const input = merged.data;
+
+  const attachOnlyEnv = parseAttachOnlyEnv(input.RAYJOB_SUBMITTER_ATTACH_ONLY);
+  if (!attachOnlyEnv.ok) return fail(attachOnlyEnv.error, rawSecrets);
 
   const chosen = chooseAddress({ flag: input.address, env });
   if (!chosen) {
@@ -144,6 +150,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       submissionId: flagId ?? envId,
       request,
       noWait: input['no-wait'],
+      attachOnly: input['attach-only'] || attachOnlyEnv.attachOnly,
       token,
       headers,
       tls,

@@ -1,32 +1,10 @@
 // The command line, read with node:util parseArgs (strict: an unknown flag is an error that names it).
 // Values stay raw strings here; config-schema.ts gives them meaning.
 import { parseArgs } from 'node:util';
+import { submitterFlags } from '@rayjob/core';
 
-/** Every flag, with its parseArgs type. Kept in one table so usage.ts and the tests can list them. */
-export const flagTypes = {
-  // `ray job submit`
-  address: 'string',
-  'submission-id': 'string',
-  'no-wait': 'boolean',
-  'runtime-env': 'string',
-  'runtime-env-json': 'string',
-  'metadata-json': 'string',
-  'entrypoint-num-cpus': 'string',
-  'entrypoint-num-gpus': 'string',
-  'entrypoint-memory': 'string',
-  'entrypoint-resources': 'string',
-  headers: 'string',
-  verify: 'string',
-  'working-dir': 'string',
-  help: 'boolean',
-  version: 'boolean',
-  // ours
-  'max-unreachable': 'string',
-  'health-timeout': 'string',
-  'driver-lost-after': 'string',
-  'log-format': 'string',
-  'termination-log': 'string',
-} as const;
+/** Every flag with its parseArgs type: core's contract, the same table the builders write from. */
+export const flagTypes = submitterFlags;
 
 export type FlagName = keyof typeof flagTypes;
 export type RawFlags = Partial<Record<FlagName, string | boolean>>;

@@ -29,6 +29,8 @@ Where and what (as \`ray job submit\`):
   Auth: RAY_AUTH_TOKEN (or the file at RAY_AUTH_TOKEN_PATH) is sent as X-Ray-Authorization: Bearer.
 
 The submitter's own:
+  --attach-only                 never submit: follow a job Ray already knows, exit 6 if it does not
+                                (or RAYJOB_SUBMITTER_ATTACH_ONLY=true; the operator sets it once it saw the job)
   --max-unreachable DURATION    give up (exit 4) after the dashboard failed to answer this long (default 10m)
   --health-timeout DURATION     give up (exit 4) if GCS is not healthy within this (default: wait forever)
   --driver-lost-after DURATION  exit 5 once Ray says RUNNING but the driver's node has been DEAD or missing
@@ -41,5 +43,5 @@ The submitter's own:
 Exit codes:
   0 SUCCEEDED or STOPPED (or --no-wait)    1 FAILED    2 bad usage or a request the dashboard rejected
   3 job not found after it was seen (head lost)    4 dashboard unreachable / GCS not healthy in time
-  5 driver lost    70 internal error    143 SIGTERM, 130 SIGINT (the Ray job is never stopped)
+  5 driver lost    6 --attach-only and the job is not found (nothing submitted)    70 internal error    143 SIGTERM, 130 SIGINT (the Ray job is never stopped)
 `;

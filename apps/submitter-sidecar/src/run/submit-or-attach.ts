@@ -1,4 +1,5 @@
-// Step 2, idempotent: look the submission ID up; submit only when Ray does not know it; treat Ray's
+// Step 2, idempotent: look the submission ID up; submit only when Ray does not know it (never with
+// --attach-only: then an unknown ID ends the run with exit 6, AttachTargetMissing); treat Ray's
 // "already exists ... Please use a different submission_id" as "attach" (two submitters racing, or a retry
 // whose first POST landed). Transient failures retry until --max-unreachable.
 import { outcome, type Outcome } from '../exit.ts';
@@ -29,6 +30,13 @@ export async function submitOrAttach(ctx: RunContext, submissionId: string): Pro
         continue;
       }
       if (look.kind !== 'not-found') return attached();
+      if (ctx.config.attachOnly) {
+        return outcome(
+          'AttachTargetMissing',
+          `job ${submissionId} was not found at ${client.baseUrl} and --attach-only forbids submitting it; ` +
+            'it was seen before, so the head that ran it was lost. Nothing was submitted',
+        );
+      }
       lookedUp = true;
     }
 

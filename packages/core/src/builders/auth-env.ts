@@ -1,3 +1,4 @@
+import { SubmitterEnv } from '../contracts/submitter-cli.ts';
 import type { EnvVar, RayClusterSpec } from '../schema/index.ts';
 
 /**
@@ -20,9 +21,9 @@ export function tokenAuthEnabled(spec: RayClusterSpec | undefined): boolean {
 export function authEnv(clusterName: string, spec: RayClusterSpec | undefined, existing: readonly EnvVar[]): EnvVar[] {
   if (!tokenAuthEnabled(spec)) return [];
   const out: EnvVar[] = [];
-  if (!existing.some((e) => e.name === 'RAY_AUTH_MODE')) out.push({ name: 'RAY_AUTH_MODE', value: 'token' });
+  if (!existing.some((e) => e.name === SubmitterEnv.authMode)) out.push({ name: SubmitterEnv.authMode, value: 'token' });
   out.push({
-    name: 'RAY_AUTH_TOKEN',
+    name: SubmitterEnv.authToken,
     valueFrom: { secretKeyRef: { name: authSecretName(clusterName, spec), key: 'auth_token' } },
   });
   return out;

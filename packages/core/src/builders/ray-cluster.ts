@@ -1,22 +1,30 @@
 import type { RayCluster, RayJob } from '../schema/index.ts';
-import type { DecisionSettings } from '../decision/settings.ts';
 import { headDashboardPort } from './dashboard.ts';
 import { annotationKeys, labelKeys, ORIGINATED_FROM_RAYJOB, ownerReferenceTo } from './labels.ts';
 import { ourSubmitterContainer } from './submitter-container.ts';
 import type { SubmissionOptions } from './submitter-command.ts';
 
+/** The few operator settings the RayCluster needs (core's DecisionSettings has them; builders do not import it). */
+export interface RayClusterBuildSettings {
+  /** Our submitter image, for SidecarMode's sidecar. */
+  submitterImage: string;
+  /** KubeRay's SidecarSubmitterRestart gate: the sidecar restarts OnFailure. */
+  featureGates: { sidecarSubmitterRestart: boolean };
+}
+
 /**
  * The RayCluster of one attempt: a deep copy of spec.rayClusterSpec, owned by the RayJob, with the RayJob's
  * labels and annotations plus KubeRay's provenance labels. SidecarMode adds the submitter container to the
  * head pod, forces the head pod's restartPolicy to Never and tells the RayCluster controller not to recreate a
- * deleted head (a fresh head would know no jobs).
+ * deleted head (a fresh head would know no jobs). `attachOnly`: the sidecar never submits (addition H).
  */
 export function buildRayCluster(
   rayJob: RayJob,
   clusterName: string,
   jobId: string,
-  settings: DecisionSettings,
+  settings: RayClusterBuildSettings,
   options: SubmissionOptions | undefined,
+  attachOnly = false,
 ): RayCluster {
   const mode = rayJob.spec.submissionMode ?? 'K8sJobMode';
   const spec = structuredClone(rayJob.spec.rayClusterSpec);
@@ -30,6 +38,7 @@ export function buildRayCluster(
       jobId,
       clusterName,
       clusterSpec: spec,
+      attachOnly,
     });
     if (settings.featureGates.sidecarSubmitterRestart) sidecar.restartPolicy = 'OnFailure';
     podSpec.containers = [...(podSpec.containers ?? []), sidecar];

@@ -1,3 +1,4 @@
+import { ENTRYPOINT_SEPARATOR, submitterFlag } from '../contracts/submitter-cli.ts';
 import type { RayJob } from '../schema/index.ts';
 import { parseGenericVersion, versionLessThan } from '../validation/ray-version.ts';
 import { parseRuntimeEnvYAML } from '../validation/runtime-env.ts';
@@ -57,14 +58,16 @@ export function metadataVersionError(rayVersion: string | undefined): string | u
  * Our submitter's arguments: the flags of KubeRay's light-weight submitter, then `--` and the entrypoint as ONE
  * argument, verbatim (addition D: the entrypoint is data, it never passes through a shell on the way).
  * The dashboard address and submission ID travel as env (RAY_DASHBOARD_ADDRESS, RAY_JOB_SUBMISSION_ID).
+ * `attachOnly`: the submitter never submits, it only follows a job Ray already knows (addition H).
  */
-export function submitterArgs(options: SubmissionOptions): string[] {
+export function submitterArgs(options: SubmissionOptions, attachOnly = false): string[] {
   const args: string[] = [];
-  if (options.runtimeEnv) args.push('--runtime-env-json', sortedJson(options.runtimeEnv));
-  if (options.metadata) args.push('--metadata-json', sortedJson(options.metadata));
-  if (options.entrypointNumCpus) args.push('--entrypoint-num-cpus', String(options.entrypointNumCpus));
-  if (options.entrypointNumGpus) args.push('--entrypoint-num-gpus', String(options.entrypointNumGpus));
-  if (options.entrypointResources) args.push('--entrypoint-resources', options.entrypointResources);
-  args.push('--', options.entrypoint);
+  if (attachOnly) args.push(submitterFlag('attach-only'));
+  if (options.runtimeEnv) args.push(submitterFlag('runtime-env-json'), sortedJson(options.runtimeEnv));
+  if (options.metadata) args.push(submitterFlag('metadata-json'), sortedJson(options.metadata));
+  if (options.entrypointNumCpus) args.push(submitterFlag('entrypoint-num-cpus'), String(options.entrypointNumCpus));
+  if (options.entrypointNumGpus) args.push(submitterFlag('entrypoint-num-gpus'), String(options.entrypointNumGpus));
+  if (options.entrypointResources) args.push(submitterFlag('entrypoint-resources'), options.entrypointResources);
+  args.push(ENTRYPOINT_SEPARATOR, options.entrypoint);
   return args;
 }

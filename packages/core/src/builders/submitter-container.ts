@@ -1,3 +1,4 @@
+import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv } from '../contracts/submitter-cli.ts';
 import type { Container, EnvVar, RayClusterSpec } from '../schema/index.ts';
 import { authEnv, upsertEnv } from './auth-env.ts';
 import { submitterArgs, type SubmissionOptions } from './submitter-command.ts';
@@ -18,26 +19,35 @@ export interface SubmitterEnvInput {
   jobId: string;
   clusterName: string;
   clusterSpec: RayClusterSpec | undefined;
+  /**
+   * The submitter must only attach (addition H): set once a Ray status was recorded, so no submitter pod, ours
+   * or a retry of the Job controller, submits the job again to a replacement head.
+   */
+  attachOnly?: boolean | undefined;
 }
 
-/** PYTHONUNBUFFERED, the dashboard address, the submission ID and auth, replacing same-named user entries. */
+/**
+ * PYTHONUNBUFFERED, the dashboard address, the submission ID, attach-only and auth, replacing same-named user
+ * entries. Attach-only travels as env so it also reaches a user template that runs our image with its own args.
+ */
 export function submitterEnv(existing: readonly EnvVar[] | undefined, input: SubmitterEnvInput): EnvVar[] {
   const ours: EnvVar[] = [
-    { name: 'PYTHONUNBUFFERED', value: '1' },
-    { name: 'RAY_DASHBOARD_ADDRESS', value: input.address },
-    { name: 'RAY_JOB_SUBMISSION_ID', value: input.jobId },
+    { name: SubmitterEnv.pythonUnbuffered, value: '1' },
+    { name: SubmitterEnv.dashboardAddress, value: input.address },
+    { name: SubmitterEnv.submissionId, value: input.jobId },
+    ...(input.attachOnly ? [{ name: SubmitterEnv.attachOnly, value: ATTACH_ONLY_ENV_VALUE }] : []),
   ];
   const withOurs = upsertEnv(existing, ours);
   return upsertEnv(withOurs, authEnv(input.clusterName, input.clusterSpec, withOurs));
 }
 
-/** Our submitter as a container: `/submitter <flags> -- <entrypoint>`. */
+/** Our submitter as a container: `/submitter [--attach-only] <flags> -- <entrypoint>`. */
 export function ourSubmitterContainer(image: string, options: SubmissionOptions, env: SubmitterEnvInput): Container {
   return {
     name: SUBMITTER_CONTAINER_NAME,
     image,
     command: [SUBMITTER_ENTRY],
-    args: submitterArgs(options),
+    args: submitterArgs(options, env.attachOnly ?? false),
     env: submitterEnv(undefined, env),
     resources: structuredClone(SUBMITTER_RESOURCES),
     // The termination message is the submitter's final word (addition A); FallbackToLogsOnError keeps a crash

@@ -1,6 +1,5 @@
 import type { Container, K8sJob, PodTemplateSpec, RayClusterSpec, RayJob } from '../schema/index.ts';
 import { FINAL_SUBMITTER_EXIT_CODES } from '../contracts/submitter-exit-codes.ts';
-import type { DecisionSettings } from '../decision/settings.ts';
 import { dashboardAddress } from './dashboard.ts';
 import { kubeRaySubmitScript } from './kuberay-submit-script.ts';
 import { ownerReferenceTo, rayJobChildLabels } from './labels.ts';
@@ -17,7 +16,17 @@ export interface SubmitterJobInput {
   clusterName: string;
   clusterSpec: RayClusterSpec | undefined;
   options: SubmissionOptions;
-  settings: DecisionSettings;
+  /** The few operator settings the Job needs (core's DecisionSettings has them; builders do not import it). */
+  settings: SubmitterJobSettings;
+  /** The submitter only attaches, never submits: see SubmitterEnvInput.attachOnly. Default false. */
+  attachOnly?: boolean | undefined;
+}
+
+export interface SubmitterJobSettings {
+  /** Our submitter image, used when the RayJob gives no submitter template. */
+  submitterImage: string;
+  /** ENABLE_LOGIN_SHELL: KubeRay's script runs under `bash -cel`. */
+  enableLoginShell: boolean;
 }
 
 /**
@@ -28,7 +37,8 @@ export interface SubmitterJobInput {
 export function buildSubmitterJob(input: SubmitterJobInput): K8sJob {
   const { rayJob, settings } = input;
   const address = dashboardAddress(input.dashboardURL);
-  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec };
+  const attachOnly = input.attachOnly ?? false;
+  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec, attachOnly };
   const labels = rayJobChildLabels(rayJob);
   let template: PodTemplateSpec;
   if (rayJob.spec.submitterPodTemplate) {
@@ -72,7 +82,7 @@ function configureUserContainer(
   const out = { ...container, env: submitterEnv(container.env, envInput) };
   if (!container.command || container.command.length === 0) {
     out.command = ['/bin/bash', input.settings.enableLoginShell ? '-cel' : '-ce', '--'];
-    out.args = [kubeRaySubmitScript(address, input.jobId, input.options)];
+    out.args = [kubeRaySubmitScript(address, input.jobId, input.options, { attachOnly: input.attachOnly ?? false })];
   }
   return out;
 }

@@ -16,6 +16,11 @@ export const SubmitterExitCode = {
   Unreachable: 4,
   /** Ray says RUNNING but the driver's node has been DEAD or missing for --driver-lost-after. */
   DriverLost: 5,
+  /**
+   * Attach-only mode (--attach-only / RAYJOB_SUBMITTER_ATTACH_ONLY=true) and Ray does not know the submission ID:
+   * the submitter was told the job had been seen, so it is gone with its head. Nothing was submitted.
+   */
+  AttachTargetMissing: 6,
   /** A bug or an unexpected state in the submitter itself; never 1, so it is never read as a job failure. */
   InternalError: 70,
   /** Interrupted by SIGINT (128 + 2). The Ray job is left running. */
@@ -33,6 +38,7 @@ export const FINAL_SUBMITTER_EXIT_CODES: readonly number[] = [
   SubmitterExitCode.HeadLost,
   SubmitterExitCode.Unreachable,
   SubmitterExitCode.DriverLost,
+  SubmitterExitCode.AttachTargetMissing,
 ];
 
 export function exitCodeName(code: number): SubmitterExitCodeName | undefined {

@@ -45,8 +45,16 @@ describe('the RayCluster of an attempt', () => {
 
   it('SidecarMode with SidecarSubmitterRestart gives the sidecar restartPolicy OnFailure', () => {
     const rayJob = makeRayJob({ spec: { submissionMode: 'SidecarMode' } });
-    const c = buildRayCluster(rayJob, 'cl', 'id', { ...defaultDecisionSettings, featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: true } }, undefined);
+    const c = buildRayCluster(rayJob, 'cl', 'id', { submitterImage: defaultDecisionSettings.submitterImage, featureGates: { sidecarSubmitterRestart: true } }, undefined);
     expect(c.spec!.headGroupSpec.template.spec!.containers!.at(-1)!.restartPolicy).toBe('OnFailure');
+  });
+
+  it('SidecarMode with attachOnly: the sidecar gets --attach-only and RAYJOB_SUBMITTER_ATTACH_ONLY=true (addition H)', () => {
+    const rayJob = makeRayJob({ spec: { submissionMode: 'SidecarMode' } });
+    const c = buildRayCluster(rayJob, 'cl', 'id', defaultDecisionSettings, { entrypoint: 'x' }, true);
+    const sidecar = c.spec!.headGroupSpec.template.spec!.containers!.at(-1) as Container;
+    expect(sidecar.args).toEqual(['--attach-only', '--', 'x']);
+    expect(sidecar.env).toContainEqual({ name: 'RAYJOB_SUBMITTER_ATTACH_ONLY', value: 'true' });
   });
 
   it('refuses to build without a cluster spec', () => {

@@ -7,11 +7,11 @@ import { makeRayJob } from '../decision/fixtures.ts';
 const settings = defaultDecisionSettings;
 const url = 'rayjob-sample-x7k2p-head-svc.default.svc.cluster.local:8265';
 
-function job(spec: Record<string, unknown> = {}, clusterSpec?: RayClusterSpec) {
+function job(spec: Record<string, unknown> = {}, clusterSpec?: RayClusterSpec, attachOnly = false) {
   const rayJob = makeRayJob({ spec });
   const options = submissionOptions(rayJob);
   if (!options.ok) throw new Error(options.error);
-  return buildSubmitterJob({ rayJob, dashboardURL: url, jobId: 'rayjob-sample-b9q4z', clusterName: 'rayjob-sample-x7k2p', clusterSpec: clusterSpec ?? rayJob.spec.rayClusterSpec, options: options.value, settings });
+  return buildSubmitterJob({ rayJob, dashboardURL: url, jobId: 'rayjob-sample-b9q4z', clusterName: 'rayjob-sample-x7k2p', clusterSpec: clusterSpec ?? rayJob.spec.rayClusterSpec, options: options.value, settings, attachOnly });
 }
 const container0 = (j: ReturnType<typeof job>): Container => j.spec?.template.spec?.containers?.[0] as Container;
 const envOf = (c: Container) => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
@@ -37,7 +37,7 @@ describe('the default submitter Job (our image)', () => {
   it('carries a podFailurePolicy: final exit codes fail the Job, disruptions do not count (addition H)', () => {
     expect(job().spec?.podFailurePolicy).toEqual({
       rules: [
-        { action: 'FailJob', onExitCodes: { containerName: 'ray-job-submitter', operator: 'In', values: [1, 3, 4, 5] } },
+        { action: 'FailJob', onExitCodes: { containerName: 'ray-job-submitter', operator: 'In', values: [1, 3, 4, 5, 6] } },
         { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
       ],
     });
@@ -53,6 +53,13 @@ describe('the default submitter Job (our image)', () => {
     const args = container0(job({ entrypoint })).args ?? [];
     expect(args.at(-1)).toBe(entrypoint);
     expect(args.at(-2)).toBe('--');
+  });
+
+  it('attachOnly: --attach-only before the entrypoint and RAYJOB_SUBMITTER_ATTACH_ONLY=true (addition H)', () => {
+    const c = container0(job({}, undefined, true));
+    expect(c.args).toEqual(['--attach-only', '--', 'python /home/ray/samples/sample_code.py']);
+    expect(envOf(c)).toMatchObject({ RAYJOB_SUBMITTER_ATTACH_ONLY: 'true' });
+    expect(envOf(container0(job()))).not.toHaveProperty('RAYJOB_SUBMITTER_ATTACH_ONLY');
   });
 
   it('adds token-auth env from the cluster Secret, never the token itself', () => {
@@ -77,6 +84,18 @@ describe('a user submitter template', () => {
     expect(container0(j).command).toEqual(['/bin/bash', '-ce', '--']);
     expect(container0(j).args?.[0]).toContain('ray job submit --address http://');
     expect(j.spec?.podFailurePolicy).toBeUndefined();
+  });
+
+  it('with a command and attachOnly gets RAYJOB_SUBMITTER_ATTACH_ONLY=true, its args untouched', () => {
+    const c = container0(job(template({ command: ['/submitter'], args: ['--', 'python x.py'] }), undefined, true));
+    expect(c.args).toEqual(['--', 'python x.py']);
+    expect(envOf(c)).toMatchObject({ RAYJOB_SUBMITTER_ATTACH_ONLY: 'true' });
+  });
+
+  it('without a command and attachOnly runs KubeRay\'s script without its submit branch: an unknown ID exits 6', () => {
+    const script = container0(job(template({}), undefined, true)).args?.[0] ?? '';
+    expect(script).not.toContain('ray job submit');
+    expect(script).toMatch(/if ! ray job status --address http:\/\/\S+ rayjob-sample-b9q4z >\/dev\/null 2>&1 ; then echo ".*Not submitting it again\." >&2 ; exit 6 ; fi ; ray job logs --address \S+ --follow rayjob-sample-b9q4z$/);
   });
 
   it('without a command and ENABLE_LOGIN_SHELL runs bash -cel', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   eventNotes, exitCodeName, FINAL_SUBMITTER_EXIT_CODES, formatTerminationMessage, needsDashboardQuery, needsDriverNodeCheck, parseTerminationMessage,
-  settingsFromEnv, SubmitterExitCode, TERMINATION_MESSAGE_MAX_BYTES, type TerminationMessage,
+  parseAttachOnlyEnv, settingsFromEnv, SubmitterExitCode, submitterFlag, TERMINATION_MESSAGE_MAX_BYTES, type TerminationMessage,
 } from '../../src/index.ts';
 import { inState, makeRayJob } from '../decision/fixtures.ts';
 
@@ -32,8 +32,19 @@ describe('exit codes', () => {
   it('names codes and lists the final ones (addition H)', () => {
     expect(exitCodeName(5)).toBe('DriverLost');
     expect(exitCodeName(42)).toBeUndefined();
-    expect(FINAL_SUBMITTER_EXIT_CODES).toEqual([SubmitterExitCode.JobFailed, SubmitterExitCode.HeadLost, SubmitterExitCode.Unreachable, SubmitterExitCode.DriverLost]);
+    expect(FINAL_SUBMITTER_EXIT_CODES).toEqual([SubmitterExitCode.JobFailed, SubmitterExitCode.HeadLost, SubmitterExitCode.Unreachable, SubmitterExitCode.DriverLost, SubmitterExitCode.AttachTargetMissing]);
   });
+});
+
+describe('the submitter CLI contract', () => {
+  it.each([
+    [undefined, { ok: true, attachOnly: false }], ['', { ok: true, attachOnly: false }], ['false', { ok: true, attachOnly: false }], ['0', { ok: true, attachOnly: false }],
+    ['true', { ok: true, attachOnly: true }], ['TRUE', { ok: true, attachOnly: true }], [' 1 ', { ok: true, attachOnly: true }],
+  ])('RAYJOB_SUBMITTER_ATTACH_ONLY=%j reads as %j', (value, expected) => expect(parseAttachOnlyEnv(value)).toEqual(expected));
+  it('a value that is neither true nor false is an error naming the variable (a typo must not allow a second submission)', () => {
+    expect(parseAttachOnlyEnv('yes please')).toEqual({ ok: false, error: 'RAYJOB_SUBMITTER_ATTACH_ONLY: "yes please" is neither true nor false' });
+  });
+  it('spells flags with two dashes', () => expect(submitterFlag('attach-only')).toBe('--attach-only'));
 });
 
 describe('settings from KubeRay\'s environment variables', () => {
