@@ -97,6 +97,18 @@ const rows: Row[] = [
     deployment: 'Running', actions: [], requeue: 0,
   },
   {
+    behaviour: 'Initializing, SidecarMode: a sidecar that already exited (head pod NotReady for good) does not leave the RayJob waiting for ready',
+    input: () => ({ rayJob: inState('Initializing', 'SidecarMode', { dashboardURL: undefined }), cluster: makeCluster(''), clusterHeadService: clusterHeadService(), headPods: [headPod({ exitCode: 0, reason: 'Completed', finishedAt: 50 })] }),
+    deployment: 'Initializing', actions: [], requeue: 0, statusChanged: true,
+    check: (d) => expect(d.status.dashboardURL).toBe(DASHBOARD),
+  },
+  {
+    behaviour: 'Initializing, SidecarMode: a running sidecar still waits for the cluster to be ready',
+    input: () => ({ rayJob: inState('Initializing', 'SidecarMode', { dashboardURL: undefined }), cluster: makeCluster(''), clusterHeadService: clusterHeadService(), headPods: [headPod()] }),
+    deployment: 'Initializing', actions: [], requeue: 3,
+    check: (d) => expect(d.status.dashboardURL).toBeUndefined(),
+  },
+  {
     behaviour: 'Initializing, InteractiveMode: Waiting once the cluster is ready',
     input: () => ({ rayJob: inState('Initializing', 'InteractiveMode', { jobId: undefined }), cluster: makeCluster('ready') }),
     deployment: 'Waiting', actions: [], requeue: 3,

@@ -2,6 +2,7 @@ import { buildRayCluster } from '../../builders/ray-cluster.ts';
 import { buildSubmitterJob } from '../../builders/submitter-job.ts';
 import { dashboardURLFromService } from '../../builders/dashboard.ts';
 import { submissionOptions } from '../../builders/submitter-command.ts';
+import { SUBMITTER_CONTAINER_NAME } from '../../builders/submitter-container.ts';
 import type { Context, Ending } from '../context.ts';
 import { copyJson, emit } from '../context.ts';
 import { secondsUntilDeadline } from '../deadlines.ts';
@@ -32,7 +33,7 @@ export function decideInitializing(ctx: Context): Ending {
     return { kind: 'return', requeueSeconds: waitRequeue };
   }
   if (!status.dashboardURL) {
-    if (cluster.status?.state !== 'ready') {
+    if (cluster.status?.state !== 'ready' && !sidecarHasRun(ctx)) {
       ctx.notes.push('Wait for the RayCluster.Status.State to be ready before submitting the job.');
       if (cluster.status) status.rayClusterStatus = copyJson(cluster.status);
       return { kind: 'epilogue', requeueSeconds: waitRequeue };
@@ -76,6 +77,19 @@ export function decideInitializing(ctx: Context): Ending {
   }
   status.jobDeploymentStatus = 'Running';
   return { kind: 'epilogue', requeueSeconds: 0 };
+}
+
+/**
+ * SidecarMode: a submitter container that already ran (terminated, or restarted) makes the head pod NotReady
+ * for good (a terminated container is never ready again), so the cluster may never be seen `ready`. Waiting for
+ * it would leave the RayJob Initializing forever although the job ran; proceed to Running, where the dashboard
+ * and the submitter's own state decide.
+ */
+function sidecarHasRun(ctx: Context): boolean {
+  if (ctx.mode !== 'SidecarMode') return false;
+  return (ctx.input.headPods ?? []).some((pod) =>
+    (pod.status?.containerStatuses ?? []).some((cs) => cs.name === SUBMITTER_CONTAINER_NAME && (!!cs.state?.terminated || (cs.restartCount ?? 0) > 0)),
+  );
 }
 
 function requeueWithin(ctx: Context): number {
