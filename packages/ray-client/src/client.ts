@@ -50,6 +50,11 @@ export interface RayClient {
   streamLogs(submissionId: string, options?: Omit<TailOptions, 'onChunk'>): LogStream;
   gcsHealth(options?: CallOptions): Promise<RayResult<{ healthy: true }>>;
   nodeLiveness(nodeId: string, options?: CallOptions): Promise<NodeLiveness>;
+  /**
+   * One `GET /nodes?view=summary`, judged for any number of nodes: an operator asks once per cluster and
+   * answers every job on it.
+   */
+  nodeTable(options?: CallOptions): Promise<(nodeId: string) => NodeLiveness>;
   /** Closes pooled connections. */
   close(): Promise<void>;
 }
@@ -73,9 +78,10 @@ export function createRayClient(options: RayClientOptions): RayClient {
   if (options.token !== undefined) headers['x-ray-authorization'] = `Bearer ${options.token}`;
   const tls: TlsOptions = options.tls ?? {};
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact });
+  const lookup = options.lookup;
+  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }) });
 
-  const tailConfig = { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact };
+  const tailConfig = { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact, ...(lookup && { lookup }) };
 
   let cachedVersion: VersionInfo | undefined = options.rayVersion
     ? { version: '4', ray_version: options.rayVersion }
@@ -158,6 +164,10 @@ export function createRayClient(options: RayClientOptions): RayClient {
     },
     nodeLiveness: async (nodeId, call = {}) =>
       judgeNodeLiveness(nodeId, await transport.send('GET', '/nodes?view=summary', call)),
+    nodeTable: async (call = {}) => {
+      const outcome = await transport.send('GET', '/nodes?view=summary', call);
+      return (nodeId) => judgeNodeLiveness(nodeId, outcome);
+    },
     close: () => transport.close(),
   };
 }

@@ -1,6 +1,7 @@
 // One undici Agent per client: keep-alive connection reuse, TLS settings, per-request timeouts.
 // undici.request (not the global fetch) on purpose: fetch always sends `Sec-Fetch-Mode: cors`, and Ray's
 // browser filter answers 405 to a POST or DELETE carrying it (ray-jobs-api.md §2).
+import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
@@ -32,6 +33,7 @@ export function createHttpTransport(config: {
   timeoutMs: number;
   tls: TlsOptions;
   redact: Redactor;
+  lookup?: LookupFunction;
 }): HttpTransport {
   const agent = new Agent({
     keepAliveTimeout: 4_000,
@@ -39,6 +41,7 @@ export function createHttpTransport(config: {
     connect: {
       rejectUnauthorized: config.tls.verify !== false,
       ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+      ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
     },
   });
 

@@ -5,6 +5,7 @@
 //   for the status after every end, whatever its kind.
 import WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { classifyStatus, classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
 import type { RayFailure } from './result.ts';
@@ -41,6 +42,7 @@ export function tailJobLogs(
     tls: TlsOptions;
     defaultTimeoutMs: number;
     redact: Redactor;
+    lookup?: LookupFunction;
   },
   submissionId: string,
   options: TailOptions,
@@ -61,6 +63,7 @@ export function tailJobLogs(
       followRedirects: false,
       rejectUnauthorized: config.tls.verify !== false,
       ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+      ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
     });
 
     const finish = (result: TailResult): void => {

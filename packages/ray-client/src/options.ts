@@ -1,4 +1,5 @@
 // Client options and their validation. Messages name the option and the fix, never a secret's value.
+import type { LookupFunction } from 'node:net';
 import type { TlsOptions } from './http-transport.ts';
 
 export interface RayClientOptions {
@@ -16,6 +17,11 @@ export interface RayClientOptions {
   tls?: TlsOptions;
   /** Per-request timeout in ms (default 10 000). */
   timeoutMs?: number;
+  /**
+   * Host name resolution for HTTP and WebSocket connections (node:net's `lookup`), e.g. a sandbox's cluster
+   * DNS for an operator running outside the cluster. Default: the system resolver.
+   */
+  lookup?: LookupFunction;
   /** Skip `GET /api/version` and gate submit fields on this Ray version instead. */
   rayVersion?: string;
 }

@@ -62,3 +62,32 @@ describe('nodeLiveness', () => {
     expect(result.kind === 'inconclusive' && result.reason).toMatch(reason);
   });
 });
+
+describe('nodeTable', () => {
+  it('one request judges any number of nodes', async () => {
+    let requests = 0;
+    const server = await rawServer((_q, r) => {
+      requests += 1;
+      r.end('{"result":true,"data":{"summary":[{"raylet":{"nodeId":"a","state":"ALIVE"}},{"raylet":{"nodeId":"b","state":"DEAD"}}]}}');
+    });
+    const judge = await client({ address: server.url }).nodeTable();
+    expect([judge('a'), judge('b'), judge('c')]).toEqual([{ kind: 'alive' }, { kind: 'dead' }, { kind: 'missing' }]);
+    expect(requests).toBe(1);
+  });
+
+  it('resolves host names through the lookup option (a cluster DNS outside the cluster)', async () => {
+    const server = await rawServer((_q, r) => r.end('{"result":true,"data":{"summary":[]}}'));
+    const port = new URL(server.url).port;
+    const asked: string[] = [];
+    const c = client({
+      address: `http://head-svc.default.svc.cluster.local:${port}`,
+      lookup: (hostname, options, callback) => {
+        asked.push(hostname);
+        if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+        else (callback as (e: null, a: string, f: number) => void)(null, '127.0.0.1', 4);
+      },
+    });
+    expect((await c.nodeTable())('x')).toEqual({ kind: 'missing' });
+    expect(asked).toContain('head-svc.default.svc.cluster.local');
+  });
+});
