@@ -5,9 +5,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startRayEmulator } from './emulator.ts';
 import { startFaultControl } from './fault-control.ts';
+import { startProcessSentinels } from './process-sentinels.ts';
 
 const usage = `usage: ray-emulator [--host 127.0.0.1] [--port 8265] [--auth-token-file FILE] [--ray-version 2.58.0]
-                    [--faults [--faults-port 0]]`;
+                    [--faults [--faults-port 0]] [--process-titles]
+  --process-titles  also run stand-in processes titled like Ray's JobHead and DashboardAgent; killing them
+                    (e.g. \`pkill -f ray-dashboard-JobHead\`) has the effect killing the real ones has`;
 
 function fail(message: string): never {
   process.stderr.write(`ray-emulator: ${message}\n${usage}\n`);
@@ -24,6 +27,7 @@ try {
       'ray-version': { type: 'string', default: '2.58.0' },
       faults: { type: 'boolean', default: false },
       'faults-port': { type: 'string', default: '0' },
+      'process-titles': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -62,11 +66,15 @@ const emulator = await startRayEmulator({
 process.stdout.write(`${emulator.url}\n`);
 const control = values.faults ? await startFaultControl(emulator, String(values.host), parsePort('faults-port')) : undefined;
 if (control) process.stdout.write(`faults: ${control.url}\n`);
+const sentinels = values['process-titles']
+  ? startProcessSentinels(emulator.faults, { onError: (error) => process.stderr.write(`ray-emulator: ${String(error)}\n`) })
+  : undefined;
 
 let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
+  sentinels?.stop();
   await control?.close();
   await emulator.stop();
   process.exit(0);

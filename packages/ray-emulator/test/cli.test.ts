@@ -61,3 +61,29 @@ it.each([
   expect(await p.exited).toBe(2);
   expect(p.err()).toContain(message);
 });
+
+it('with --process-titles, `pkill -f` of the JobHead restarts JobHead and of the DashboardAgent kills the head node, as on Ray', async () => {
+  const p = start(['--port', '0', '--process-titles']);
+  const url = await waitFor(() => /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(p.out())?.[1], { what: 'the URL' });
+  const pkill = (pattern: string) => new Promise<number | null>((resolve) => spawn('pkill', ['-f', pattern]).on('exit', resolve));
+  // Patterns carry the emulator's pid, so tests running beside this one keep their own sentinels.
+  const own = ` --pid=${p.child.pid} `;
+  const titled = (pattern: string) => new Promise<boolean>((resolve) => spawn('pgrep', ['-f', pattern]).on('exit', (code) => resolve(code === 0)));
+  await waitFor(async () => (await titled(`^ray-dashboard-JobHead-0${own}`)) && (await titled(`^ray::DashboardAgent${own}`))  || undefined, { what: 'both titled processes' });
+
+  expect(await pkill(`^ray-dashboard-JobHead-0${own}`)).toBe(0);
+  // JobHead restarts: its routes answer 500 for a moment, then a new incarnation runs.
+  await waitFor(async () => ((await raw(url, 'GET', '/api/jobs/')).status === 500) || undefined, { what: 'JobHead down (500)' });
+  await waitFor(async () => (await titled(`^ray-dashboard-JobHead-1${own}`)) || undefined, { what: 'the next JobHead incarnation' });
+  await waitFor(async () => ((await raw(url, 'GET', '/api/jobs/')).status === 200) || undefined, { what: 'JobHead back' });
+
+  expect(await pkill(`^ray::DashboardAgent${own}`)).toBe(0);
+  await waitFor(async () => {
+    const nodes = JSON.parse((await raw(url, 'GET', '/nodes?view=summary')).body);
+    return JSON.stringify(nodes).includes('"DEAD"') || undefined;
+  }, { what: 'the head node DEAD', timeoutMs: 20_000 });
+
+  p.child.kill('SIGTERM');
+  expect(await p.exited).toBe(0);
+  expect(await titled(`^ray-dashboard-JobHead-.*${own}`)).toBe(false);
+});

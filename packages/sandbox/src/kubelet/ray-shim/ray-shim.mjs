@@ -47,7 +47,7 @@ async function startHead() {
   const cli = env.RAYJOB_EMULATOR_CLI;
   if (!cli) { console.error('ray (sandbox): RAYJOB_EMULATOR_CLI is not set'); process.exit(1); }
   const port = flag('--dashboard-port') ?? dashboardPort;
-  const argv = [node, cli, '--host', env.RAYJOB_BIND_HOST || '0.0.0.0', '--port', port, '--faults', '--faults-port', controlPort];
+  const argv = [node, cli, '--host', env.RAYJOB_BIND_HOST || '0.0.0.0', '--port', port, '--faults', '--faults-port', controlPort, '--process-titles'];
   if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
   if (args.includes('--block')) { foreground(argv); return; }
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
