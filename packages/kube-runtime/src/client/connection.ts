@@ -1,0 +1,124 @@
+// Where the API server is and how to authenticate, resolved through @kubernetes/client-node's KubeConfig
+// (kubeconfig files, in-cluster service account, client certificates, CA, bearer and exec tokens), turned
+// into an undici dispatcher plus per-request headers. Tokens go into headers only, never into messages.
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent, type Dispatcher } from 'undici';
+
+/** Explicit connection settings (the sandbox's node side and tests use these). PEM strings, not base64. */
+export interface ServerOptions {
+  server: string;
+  token?: string;
+  /** Re-read on every request, as a projected service-account token rotates. */
+  tokenFile?: string;
+  ca?: string;
+  caFile?: string;
+  cert?: string;
+  key?: string;
+  insecureSkipTlsVerify?: boolean;
+  tlsServerName?: string;
+}
+
+export type ConnectionSource =
+  | { kubeConfig: KubeConfig }
+  | { kubeconfigPath: string; context?: string }
+  | { inCluster: true }
+  /** KUBECONFIG / ~/.kube/config, else in-cluster, as client-go's defaults. */
+  | { fromDefault: true; context?: string }
+  | ServerOptions;
+
+export interface Connection {
+  /** Base URL without a trailing slash. */
+  server: string;
+  dispatcher: Dispatcher;
+  /** Authorization (and impersonation) headers for the next request. */
+  headers(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+const b64 = (pem: string | undefined): string | undefined => (pem === undefined ? undefined : Buffer.from(pem).toString('base64'));
+
+export function kubeConfigFrom(source: ConnectionSource): KubeConfig {
+  if ('kubeConfig' in source) return source.kubeConfig;
+  const kc = new KubeConfig();
+  if ('kubeconfigPath' in source) {
+    kc.loadFromFile(source.kubeconfigPath);
+    if (source.context !== undefined) kc.setCurrentContext(source.context);
+  } else if ('inCluster' in source) {
+    kc.loadFromCluster();
+  } else if ('fromDefault' in source) {
+    kc.loadFromDefault();
+    if (source.context !== undefined) kc.setCurrentContext(source.context);
+  } else {
+    kc.loadFromClusterAndUser(
+      {
+        name: 'cluster',
+        server: source.server,
+        skipTLSVerify: source.insecureSkipTlsVerify ?? false,
+        ...(source.ca !== undefined && { caData: b64(source.ca) }),
+        ...(source.caFile !== undefined && { caFile: source.caFile }),
+        ...(source.tlsServerName !== undefined && { tlsServerName: source.tlsServerName }),
+      },
+      {
+        name: 'user',
+        ...(source.token !== undefined && { token: source.token }),
+        ...(source.cert !== undefined && { certData: b64(source.cert) }),
+        ...(source.key !== undefined && { keyData: b64(source.key) }),
+      },
+    );
+  }
+  return kc;
+}
+
+export async function openConnection(source: ConnectionSource): Promise<Connection> {
+  const loaded = kubeConfigFrom(source);
+  const cluster = loaded.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig: no current cluster; set current-context or pass {server}');
+  const user = loaded.getCurrentUser();
+  // client-node refuses plain http unless TLS verification is switched off; with no TLS there is nothing
+  // to verify (kubectl accepts such a server), so only the auth part of its options is used then.
+  const kc = cluster.server.startsWith('http:') && !cluster.skipTLSVerify ? plainHttp(loaded) : loaded;
+  const first: RequestOptions & { headers: Record<string, string> } = { headers: {} };
+  await kc.applyToHTTPSOptions(first);
+  const dispatcher = new Agent({
+    connect: {
+      ...(first.ca !== undefined && { ca: first.ca }),
+      ...(first.cert !== undefined && { cert: first.cert }),
+      ...(first.key !== undefined && { key: first.key }),
+      ...(first.rejectUnauthorized !== undefined && { rejectUnauthorized: first.rejectUnauthorized }),
+      ...(first.servername !== undefined && { servername: first.servername }),
+    },
+    // Watches stay open for minutes; their own timeoutSeconds ends them.
+    bodyTimeout: 0,
+    keepAliveTimeout: 30_000,
+  });
+  const basic: Record<string, string> = first.auth === undefined || first.auth === null ? {} : { authorization: `Basic ${Buffer.from(first.auth).toString('base64')}` };
+  const staticHeaders = { ...lowerKeys(first.headers), ...basic };
+  // Exec plugins, auth providers and token files yield tokens that expire, so those ask again per request
+  // (client-node caches them until expiry); static credentials are computed once.
+  const tokenFile = 'tokenFile' in source ? source.tokenFile : undefined;
+  const dynamic = user?.exec !== undefined || user?.authProvider !== undefined;
+  return {
+    server: cluster.server.replace(/\/+$/, ''),
+    dispatcher,
+    headers: async () => {
+      if (tokenFile !== undefined) return { ...staticHeaders, authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` };
+      if (!dynamic) return staticHeaders;
+      const fresh: RequestOptions & { headers: Record<string, string> } = { headers: {} };
+      await kc.applyToHTTPSOptions(fresh);
+      return { ...lowerKeys(fresh.headers), ...basic };
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+function plainHttp(kc: KubeConfig): KubeConfig {
+  const copy = new KubeConfig();
+  copy.loadFromClusterAndUser({ ...kc.getCurrentCluster()!, skipTLSVerify: true }, kc.getCurrentUser() ?? { name: 'user' });
+  return copy;
+}
+
+function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+}

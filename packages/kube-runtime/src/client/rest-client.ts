@@ -1,0 +1,178 @@
+// A typed Kubernetes REST client: list/get/create/replace/patch/delete, the status subresource, and watch,
+// for any resource type. Every call resolves to a KubeResult; nothing throws for an API error. Like
+// client-go, a 429 or 5xx that carries Retry-After is retried after that wait, a bounded number of times.
+import { request } from 'undici';
+import { sleep, systemClock, type Clock } from '../clock.ts';
+import { openConnection, type Connection, type ConnectionSource } from './connection.ts';
+import { errorFromException, errorFromResponse, type KubeResult } from './errors.ts';
+import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';
+import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
+import { readWatchStream } from './watch-stream.ts';
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+const patchContentTypes: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+}
+
+export interface WriteOptions {
+  fieldManager?: string;
+  dryRun?: boolean;
+  /** Server-side apply only. */
+  force?: boolean;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface WatchOptions<T extends KubeObject> {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  allowBookmarks?: boolean;
+  timeoutSeconds?: number;
+  signal: AbortSignal;
+  onEvent: (event: WatchEvent<T>) => void;
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export interface KubeClient {
+  readonly server: string;
+  list<T extends KubeObject>(type: ResourceType, options?: ListOptions): Promise<KubeResult<ObjectList<T>>>;
+  get<T extends KubeObject>(type: ResourceType, ref: ObjectRef): Promise<KubeResult<T>>;
+  /** Namespace from `ref` or else from the object; `ref.name` + `ref.subresource` post to a subresource (eviction). */
+  create<T extends KubeObject>(type: ResourceType, body: unknown, ref?: ObjectRef, options?: WriteOptions): Promise<KubeResult<T>>;
+  /** PUT; the object's metadata.resourceVersion is the optimistic-concurrency precondition. */
+  replace<T extends KubeObject>(type: ResourceType, obj: T, options?: WriteOptions): Promise<KubeResult<T>>;
+  patch<T extends KubeObject>(type: ResourceType, ref: ObjectRef, patch: unknown, patchType?: PatchType, options?: WriteOptions): Promise<KubeResult<T>>;
+  delete(type: ResourceType, ref: ObjectRef, options?: DeleteOptions): Promise<KubeResult<KubeObject | undefined>>;
+  /** PUT /status with the object's resourceVersion as precondition. */
+  replaceStatus<T extends KubeObject>(type: ResourceType, obj: T, options?: WriteOptions): Promise<KubeResult<T>>;
+  patchStatus<T extends KubeObject>(type: ResourceType, ref: ObjectRef, patch: unknown, patchType?: PatchType, options?: WriteOptions): Promise<KubeResult<T>>;
+  /** Streams events to `onEvent`; resolves when the server ends the stream or `signal` aborts. */
+  watch<T extends KubeObject>(type: ResourceType, options: WatchOptions<T>): Promise<KubeResult<'ended'>>;
+  /** Any other call (logs, proxy, discovery): JSON parsed when the answer is JSON, else text. */
+  request<T = unknown>(req: RawRequest): Promise<KubeResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface KubeClientOptions {
+  /** Per-request timeout (not watches). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** How many times a Retry-After answer is honoured before giving up. Default 3 (client-go: 10). */
+  maxRetryAfterRetries?: number;
+  /** Longest Retry-After wait honoured. Default 10 s. */
+  maxRetryAfterSeconds?: number;
+  userAgent?: string;
+  clock?: Clock;
+}
+
+const queryString = (query: RawRequest['query']): string => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+};
+
+const writeQuery = (o: WriteOptions = {}): RawRequest['query'] => ({ fieldManager: o.fieldManager, dryRun: o.dryRun ? 'All' : undefined, force: o.force });
+
+export async function createKubeClient(source: ConnectionSource, options: KubeClientOptions = {}): Promise<KubeClient> {
+  return kubeClientOver(await openConnection(source), options);
+}
+
+export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}): KubeClient {
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  const maxRetries = options.maxRetryAfterRetries ?? 3;
+  const maxWait = options.maxRetryAfterSeconds ?? 10;
+  const clock = options.clock ?? systemClock;
+  const userAgent = options.userAgent ?? 'rayjob-kube-runtime';
+
+  const once = async <T>(req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> => {
+    const path = req.path + queryString(req.query);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...(await conn.headers()) };
+    if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+    const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await request(conn.server + path, {
+        method: req.method as 'GET',
+        headers,
+        signal,
+        dispatcher: conn.dispatcher,
+        ...(req.body !== undefined && { body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) }),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
+        return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
+      }
+      const retryHeader = res.headers['retry-after'];
+      const error = errorFromResponse(req.method, req.path, res.statusCode, text, Array.isArray(retryHeader) ? retryHeader[0] : retryHeader);
+      const retryable = res.statusCode === 429 || res.statusCode >= 500;
+      return { result: { ok: false, error }, ...(retryable && retryHeader !== undefined && error.retryAfterSeconds !== undefined && { retryAfter: error.retryAfterSeconds }) };
+    } catch (e) {
+      return { result: { ok: false, error: errorFromException(req.method, req.path, e) } };
+    }
+  };
+
+  const call = async <T>(req: RawRequest): Promise<KubeResult<T>> => {
+    for (let attempt = 0; ; attempt++) {
+      const { result, retryAfter } = await once<T>(req);
+      if (result.ok || retryAfter === undefined || attempt >= maxRetries || req.signal?.aborted) return result;
+      await sleep(clock, Math.min(retryAfter, maxWait) * 1000, req.signal);
+    }
+  };
+
+  const nameOf = (obj: KubeObject): ObjectRef => ({ ...(obj.metadata.namespace !== undefined && { namespace: obj.metadata.namespace }), ...(obj.metadata.name !== undefined && { name: obj.metadata.name }) });
+
+  return {
+    server: conn.server,
+    list: (type, o = {}) =>
+      call({ method: 'GET', path: resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) }), query: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue, resourceVersion: o.resourceVersion } }),
+    get: (type, ref) => call({ method: 'GET', path: resourcePath(type, ref) }),
+    create: (type, body, ref, o) => {
+      const ns = ref?.namespace ?? (body as Partial<KubeObject>).metadata?.namespace;
+      return call({ method: 'POST', path: resourcePath(type, { ...ref, ...(ns !== undefined && { namespace: ns }) }), query: writeQuery(o), body });
+    },
+    replace: (type, obj, o) => call({ method: 'PUT', path: resourcePath(type, nameOf(obj)), query: writeQuery(o), body: obj }),
+    patch: (type, ref, patch, patchType = 'merge', o) =>
+      call({ method: 'PATCH', path: resourcePath(type, ref), query: writeQuery(o), body: patch, contentType: patchContentTypes[patchType] }),
+    delete: (type, ref, o) => {
+      const body = o === undefined ? undefined : { apiVersion: 'v1', kind: 'DeleteOptions', ...o };
+      return call({ method: 'DELETE', path: resourcePath(type, ref), ...(body !== undefined && { body }) });
+    },
+    replaceStatus: (type, obj, o) => call({ method: 'PUT', path: resourcePath(type, { ...nameOf(obj), subresource: 'status' }), query: writeQuery(o), body: obj }),
+    patchStatus: (type, ref, patch, patchType = 'merge', o) =>
+      call({ method: 'PATCH', path: resourcePath(type, { ...ref, subresource: 'status' }), query: writeQuery(o), body: patch, contentType: patchContentTypes[patchType] }),
+    watch: async (type, o) => {
+      const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
+      const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
+      return readWatchStream(conn, { path, query: queryString(query), userAgent, signal: o.signal, onEvent: o.onEvent });
+    },
+    request: call,
+    close: () => conn.close(),
+  };
+}

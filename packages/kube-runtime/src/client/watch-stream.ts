@@ -1,0 +1,44 @@
+// Reads a watch response: newline-delimited JSON events over a chunked body. A non-200 answer (410 when
+// the resourceVersion is too old) becomes a KubeError; an ERROR event is handed to the caller as sent.
+import { request } from 'undici';
+import type { Connection } from './connection.ts';
+import { errorFromException, errorFromResponse, type KubeResult } from './errors.ts';
+import type { KubeObject, WatchEvent } from './types.ts';
+
+export interface WatchStreamRequest<T extends KubeObject> {
+  path: string;
+  query: string;
+  userAgent: string;
+  signal: AbortSignal;
+  onEvent: (event: WatchEvent<T>) => void;
+}
+
+export async function readWatchStream<T extends KubeObject>(conn: Connection, w: WatchStreamRequest<T>): Promise<KubeResult<'ended'>> {
+  try {
+    const res = await request(conn.server + w.path + w.query, {
+      method: 'GET',
+      headers: { accept: 'application/json', 'user-agent': w.userAgent, ...(await conn.headers()) },
+      signal: w.signal,
+      dispatcher: conn.dispatcher,
+    });
+    if (res.statusCode !== 200) {
+      const text = await res.body.text();
+      const retry = res.headers['retry-after'];
+      return { ok: false, error: errorFromResponse('GET', w.path, res.statusCode, text, Array.isArray(retry) ? retry[0] : retry) };
+    }
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line !== '') w.onEvent(JSON.parse(line) as WatchEvent<T>);
+      }
+    }
+    return { ok: true, value: 'ended' };
+  } catch (e) {
+    if (w.signal.aborted) return { ok: true, value: 'ended' };
+    return { ok: false, error: errorFromException('GET', w.path, e) };
+  }
+}

@@ -1,0 +1,139 @@
+// The controller loop, as controller-runtime's: watched objects become namespace/name keys in a rate-limited
+// work queue; workers (up to `concurrency`, one per key) call reconcile(key) once the watched caches have
+// synced. An error or {requeue} re-queues with backoff, {requeueAfterMs} re-queues after that delay, and
+// success forgets the key's failures.
+import { systemClock, type Clock } from '../clock.ts';
+import { splitKey, objectKey, type KubeObject } from '../client/types.ts';
+import type { Informer } from '../informer/informer.ts';
+import { newReconcileId, silentLogger, type Logger } from '../log.ts';
+import { createWorkQueue, type WorkQueue } from '../workqueue/queue.ts';
+import type { QueueMetrics } from '../workqueue/queue-metrics.ts';
+import type { RateLimiter } from '../workqueue/rate-limiters.ts';
+import { noControllerMetrics, type ControllerMetrics } from './controller-metrics.ts';
+
+export interface Request {
+  key: string;
+  namespace?: string;
+  name: string;
+}
+
+export type ReconcileResult = void | { requeue?: boolean; requeueAfterMs?: number };
+
+export interface ReconcileContext {
+  log: Logger;
+  reconcileId: string;
+  /** Aborts when the controller stops (shutdown, or leadership lost): stop writing. */
+  signal: AbortSignal;
+}
+
+export type Reconciler = (request: Request, ctx: ReconcileContext) => Promise<ReconcileResult>;
+
+export interface ControllerOptions {
+  name: string;
+  reconcile: Reconciler;
+  /** controller-runtime's MaxConcurrentReconciles. Default 1. */
+  concurrency?: number;
+  clock?: Clock;
+  logger?: Logger;
+  rateLimiter?: RateLimiter;
+  metrics?: ControllerMetrics;
+  queueMetrics?: QueueMetrics;
+}
+
+export interface Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  /** Enqueues keys for every add/update/delete of the informer's objects (by default the object's own key). */
+  watch<T extends KubeObject>(informer: Informer<T>, toKeys?: (obj: T) => string[]): void;
+  enqueue(key: string): void;
+  /** Waits for the watched caches, then runs workers until `signal` aborts; resolves after in-flight reconciles finish. */
+  start(signal: AbortSignal): Promise<void>;
+}
+
+/** Maps an owned object to its controller owner's key, when that owner is of `kind` (and `group`, if given). */
+export function ownerKeys(kind: string, group?: string): (obj: KubeObject) => string[] {
+  return (obj) =>
+    (obj.metadata.ownerReferences ?? [])
+      .filter((r) => r.controller === true && r.kind === kind && (group === undefined || r.apiVersion.split('/')[0] === group))
+      .map((r) => objectKey({ metadata: { namespace: obj.metadata.namespace, name: r.name } }));
+}
+
+export function createController(options: ControllerOptions): Controller {
+  const clock = options.clock ?? systemClock;
+  const log = (options.logger ?? silentLogger).child({ controller: options.name });
+  const metrics = options.metrics ?? noControllerMetrics;
+  const queue = createWorkQueue({ clock, ...(options.rateLimiter && { rateLimiter: options.rateLimiter }), ...(options.queueMetrics && { metrics: options.queueMetrics }) });
+  const informers: Array<Informer<KubeObject>> = [];
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+
+  const reconcileOne = async (key: string, signal: AbortSignal): Promise<void> => {
+    const { namespace, name } = splitKey(key);
+    const reconcileId = newReconcileId();
+    const rlog = log.child({ namespace, name, reconcileID: reconcileId });
+    const started = clock.now();
+    metrics.activeWorkers(+1);
+    try {
+      const result = await options.reconcile({ key, name, ...(namespace !== undefined && { namespace }) }, { log: rlog, reconcileId, signal });
+      if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+        queue.forget(key);
+        queue.addAfter(key, result.requeueAfterMs);
+        metrics.reconciled('requeue_after');
+      } else if (result && result.requeue) {
+        queue.addRateLimited(key);
+        metrics.reconciled('requeue');
+      } else {
+        queue.forget(key);
+        metrics.reconciled('success');
+      }
+    } catch (error) {
+      metrics.reconciled('error');
+      rlog.error({ err: error }, 'Reconciler error');
+      queue.addRateLimited(key);
+    } finally {
+      metrics.reconcileTime((clock.now() - started) / 1000);
+      metrics.activeWorkers(-1);
+      queue.done(key);
+    }
+  };
+
+  const worker = async (signal: AbortSignal): Promise<void> => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      if (signal.aborted) {
+        queue.done(key);
+        return;
+      }
+      await reconcileOne(key, signal);
+    }
+  };
+
+  return {
+    name: options.name,
+    queue,
+    watch: (informer, toKeys) => {
+      const keysOf = toKeys ?? ((obj) => [objectKey(obj)]);
+      const enqueueAll = (obj: never): void => {
+        for (const k of keysOf(obj)) queue.add(k);
+      };
+      informer.addHandlers({ add: enqueueAll, update: (_old, obj) => enqueueAll(obj as never), delete: enqueueAll });
+      informers.push(informer as unknown as Informer<KubeObject>);
+    },
+    enqueue: (key) => queue.add(key),
+    start: async (signal) => {
+      const stop = (): void => void queue.shutDownWithDrain();
+      signal.addEventListener('abort', stop, { once: true });
+      for (const informer of informers) {
+        if (!(await informer.waitForSync(signal))) break;
+      }
+      if (signal.aborted) {
+        queue.shutDown();
+        return;
+      }
+      log.info({ workerCount: concurrency }, 'Starting workers');
+      await Promise.all(Array.from({ length: concurrency }, () => worker(signal)));
+      await queue.shutDownWithDrain();
+      log.info('All workers finished');
+    },
+  };
+}

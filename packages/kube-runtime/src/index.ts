@@ -1,0 +1,35 @@
+// Public API of @rayjob/kube-runtime (see README.md for what each part does).
+export { systemClock, sleep } from './clock.ts';
+export type { Clock } from './clock.ts';
+
+export { createKubeClient, kubeClientOver } from './client/rest-client.ts';
+export type { KubeClient, KubeClientOptions, ListOptions, WriteOptions, DeleteOptions, WatchOptions, PatchType, RawRequest } from './client/rest-client.ts';
+export { openConnection, kubeConfigFrom } from './client/connection.ts';
+export type { Connection, ConnectionSource, ServerOptions } from './client/connection.ts';
+export { resources, resourcePath, apiVersionOf } from './client/resources.ts';
+export type { ResourceType, ObjectRef } from './client/resources.ts';
+export { isNotFound, isConflict, isAlreadyExists, isGone, isTooManyRequests, isRetryable, describeError } from './client/errors.ts';
+export type { KubeError, KubeResult } from './client/errors.ts';
+export { objectKey, splitKey } from './client/types.ts';
+export type { KubeObject, ObjectMeta, OwnerReference, ObjectList, ListMeta, WatchEvent, WatchEventType, StatusObject } from './client/types.ts';
+
+export { createIndexedCache, stripManagedFields, namespaceIndex, ownerIndex, labelIndex } from './cache/indexed-cache.ts';
+export type { IndexedCache, IndexFunc } from './cache/indexed-cache.ts';
+export { createInformer } from './informer/informer.ts';
+export type { Informer, InformerOptions, EventHandlers } from './informer/informer.ts';
+export { listAll } from './informer/list-pages.ts';
+export { createBackoff } from './informer/backoff.ts';
+export type { Backoff, BackoffOptions } from './informer/backoff.ts';
+
+export { createWorkQueue } from './workqueue/queue.ts';
+export type { WorkQueue, WorkQueueOptions } from './workqueue/queue.ts';
+export { itemExponentialLimiter, bucketLimiter, maxOfLimiters, defaultControllerRateLimiter } from './workqueue/rate-limiters.ts';
+export type { RateLimiter, DefaultLimiterOptions } from './workqueue/rate-limiters.ts';
+export type { QueueMetrics } from './workqueue/queue-metrics.ts';
+
+export { createController, ownerKeys } from './controller/controller.ts';
+export type { Controller, ControllerOptions, Reconciler, ReconcileContext, ReconcileResult, Request } from './controller/controller.ts';
+export type { ControllerMetrics, ReconcileOutcome } from './controller/controller-metrics.ts';
+
+export { createLogger, silentLogger, newReconcileId } from './log.ts';
+export type { Logger, LoggerOptions } from './log.ts';

@@ -1,0 +1,137 @@
+import { createServer } from 'node:https';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKubeClient, describeError, isAlreadyExists, isConflict, isNotFound, resources, type KubeObject } from '../src/index.ts';
+import { makeTestPki } from './support/certs.ts';
+import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startTestCluster();
+});
+afterAll(async () => {
+  await cluster.stop();
+});
+
+describe('REST client against the sandbox API server', () => {
+  it('creates, gets, lists, patches, replaces and deletes', async () => {
+    const c = cluster.client;
+    const created = await c.create<ConfigMap>(resources.configmaps, configMap('crud', { a: '1' }, { app: 'x' }));
+    expect(created.ok && created.value.metadata.uid).toBeTruthy();
+    const got = await c.get<ConfigMap>(resources.configmaps, { namespace: 'default', name: 'crud' });
+    expect(got.ok && got.value.data).toEqual({ a: '1' });
+    const listed = await c.list<ConfigMap>(resources.configmaps, { namespace: 'default', labelSelector: 'app=x' });
+    expect(listed.ok && listed.value.items.map((i) => i.metadata.name)).toEqual(['crud']);
+    const patched = await c.patch<ConfigMap>(resources.configmaps, { namespace: 'default', name: 'crud' }, { data: { b: '2' } });
+    expect(patched.ok && patched.value.data).toEqual({ a: '1', b: '2' });
+    const json = await c.patch<ConfigMap>(resources.configmaps, { namespace: 'default', name: 'crud' }, [{ op: 'remove', path: '/data/a' }], 'json');
+    expect(json.ok && json.value.data).toEqual({ b: '2' });
+    if (!json.ok) throw new Error();
+    const replaced = await c.replace<ConfigMap>(resources.configmaps, { ...json.value, data: { c: '3' } });
+    expect(replaced.ok && replaced.value.data).toEqual({ c: '3' });
+    expect((await c.delete(resources.configmaps, { namespace: 'default', name: 'crud' })).ok).toBe(true);
+    const gone = await c.get(resources.configmaps, { namespace: 'default', name: 'crud' });
+    expect(!gone.ok && gone.error).toMatchObject({ status: 404, reason: 'NotFound', method: 'GET', path: '/api/v1/namespaces/default/configmaps/crud' });
+  });
+
+  it('returns API errors as typed values with status and reason', async () => {
+    const c = cluster.client;
+    await c.create(resources.configmaps, configMap('dup'));
+    const dup = await c.create(resources.configmaps, configMap('dup'));
+    if (dup.ok) throw new Error('expected AlreadyExists');
+    expect([dup.error.status, dup.error.reason, isAlreadyExists(dup.error), isConflict(dup.error)]).toEqual([409, 'AlreadyExists', true, false]);
+    const stale = await c.replace<ConfigMap>(resources.configmaps, { ...configMap('dup'), metadata: { name: 'dup', namespace: 'default', resourceVersion: '1' } });
+    if (stale.ok) throw new Error('expected Conflict');
+    expect([stale.error.status, stale.error.reason, isConflict(stale.error)]).toEqual([409, 'Conflict', true]);
+    const missing = await c.patch(resources.configmaps, { namespace: 'default', name: 'nope' }, { data: {} });
+    expect(!missing.ok && isNotFound(missing.error)).toBe(true);
+    const invalid = await c.create(resources.configmaps, configMap('Not_A_Name'));
+    expect(!invalid.ok && [invalid.error.status, invalid.error.reason]).toEqual([422, 'Invalid']);
+  });
+
+  it('waits out Retry-After on 429 and 503, then succeeds; gives the error back when retries run out', async () => {
+    cluster.proxy.fail({ status: 429, count: 1, retryAfter: '1', match: /configmaps\/dup$/ });
+    const started = Date.now();
+    const ok = await cluster.client.get(resources.configmaps, { namespace: 'default', name: 'dup' });
+    expect(ok.ok).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+    const impatient = await createKubeClient({ server: cluster.proxy.url }, { maxRetryAfterRetries: 0 });
+    cluster.proxy.fail({ status: 503, count: 1, retryAfter: '7', match: /configmaps\/dup$/ });
+    const throttled = await impatient.get(resources.configmaps, { namespace: 'default', name: 'dup' });
+    expect(!throttled.ok && throttled.error).toMatchObject({ status: 503, retryAfterSeconds: 7 });
+    await impatient.close();
+  });
+
+  it('reports a refused connection as status 0 ConnectionError, not a throw', async () => {
+    const dead = await createKubeClient({ server: 'http://127.0.0.1:1' });
+    const r = await dead.get(resources.pods, { namespace: 'default', name: 'x' });
+    expect(!r.ok && [r.error.status, r.error.reason]).toEqual([0, 'ConnectionError']);
+    await dead.close();
+  });
+});
+
+describe('authentication and TLS from a kubeconfig', () => {
+  const pki = makeTestPki();
+  const dir = mkdtempSync(join(tmpdir(), 'kube-runtime-kc-'));
+  const seen: Array<{ cn: string | undefined; authorization: string | undefined }> = [];
+  const server = createServer({ cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+    seen.push({ cn: peer?.subject?.CN, authorization: req.headers.authorization });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }));
+  });
+  let url = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const kubeconfig = (user: Record<string, string>, cluster: Record<string, unknown>) => {
+    const path = join(dir, `kc-${seen.length}-${Math.random()}`);
+    writeFileSync(path, JSON.stringify({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+      clusters: [{ name: 'c', cluster: { server: url, ...cluster } }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+    }));
+    return path;
+  };
+
+  it('presents the client certificate and verifies the server against the CA', async () => {
+    const c = await createKubeClient({ kubeconfigPath: kubeconfig({ 'client-certificate-data': b64(pki.clientCert), 'client-key-data': b64(pki.clientKey) }, { 'certificate-authority-data': b64(pki.ca) }) });
+    const r = await c.get(resources.namespaces, { name: 'default' });
+    expect(r.ok).toBe(true);
+    expect(seen.at(-1)).toEqual({ cn: 'alice', authorization: undefined });
+    await c.close();
+  });
+
+  it('sends the bearer token, and rejects a server its CA did not sign', async () => {
+    const c = await createKubeClient({ kubeconfigPath: kubeconfig({ token: 's3cret' }, { 'certificate-authority-data': b64(pki.ca) }) });
+    expect((await c.get(resources.namespaces, { name: 'default' })).ok).toBe(true);
+    expect(seen.at(-1)?.authorization).toBe('Bearer s3cret');
+    await c.close();
+    const other = makeTestPki();
+    const untrusting = await createKubeClient({ server: url, token: 's3cret', ca: other.ca });
+    const r = await untrusting.get(resources.namespaces, { name: 'default' });
+    if (r.ok) throw new Error('expected a TLS failure');
+    expect(r.error.status).toBe(0);
+    expect(describeError(r.error)).not.toContain('s3cret');
+    await untrusting.close();
+  });
+
+  it('accepts {server, token, ca, cert, key} options without a kubeconfig', async () => {
+    const c = await createKubeClient({ server: url, token: 't', ca: pki.ca, cert: pki.clientCert, key: pki.clientKey });
+    expect((await c.get(resources.namespaces, { name: 'default' })).ok).toBe(true);
+    expect(seen.at(-1)).toEqual({ cn: 'alice', authorization: 'Bearer t' });
+    await c.close();
+  });
+});

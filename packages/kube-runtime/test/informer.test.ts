@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createInformer, objectKey, resources, type KubeObject } from '../src/index.ts';
+import { eventually } from './support/eventually.ts';
+import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+let cluster: TestCluster;
+let stop = new AbortController();
+beforeEach(async () => {
+  cluster = await startTestCluster({ historySize: 50 });
+  stop = new AbortController();
+});
+afterEach(async () => {
+  stop.abort();
+  await cluster.stop();
+});
+
+const fastBackoff = { initialMs: 10, maxMs: 100, jitter: 0.5 };
+const lists = () => cluster.proxy.requests.filter((r) => r.startsWith('GET /api/v1/namespaces/default/configmaps') && !r.includes('watch=true'));
+const watches = () => cluster.proxy.requests.filter((r) => r.includes('watch=true'));
+
+function start(namespace = 'default') {
+  const informer = createInformer<ConfigMap>({ client: cluster.client, type: resources.configmaps, namespace, pageSize: 10, backoff: fastBackoff });
+  const seen: string[] = [];
+  informer.addHandlers({
+    add: (o) => seen.push(`add ${o.metadata.name}`),
+    update: (_old, o) => seen.push(`update ${o.metadata.name} ${o.data?.v ?? ''}`),
+    delete: (o) => seen.push(`delete ${o.metadata.name}`),
+  });
+  const done = informer.run(stop.signal);
+  return { informer, seen, done };
+}
+
+async function create(name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}) {
+  const r = await cluster.direct.create(resources.configmaps, configMap(name, data, labels));
+  if (!r.ok) throw new Error(r.error.message);
+}
+
+describe('informer against the sandbox API server', () => {
+  it('lists in pages, then watches from the list resourceVersion with bookmarks', async () => {
+    for (let i = 0; i < 25; i++) await create(`cm-${i}`);
+    const { informer } = start();
+    expect(await informer.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
+    expect(informer.cache.size()).toBe(25);
+    expect(lists()).toHaveLength(3);
+    expect(lists()[0]).toContain('limit=10');
+    expect(lists()[1]).toContain('continue=');
+    const listRv = informer.lastResourceVersion();
+    await eventually(() => watches().length === 1);
+    expect(watches()[0]).toContain(`resourceVersion=${listRv}`);
+    expect(watches()[0]).toContain('allowWatchBookmarks=true');
+    // A bookmark moves the resume point forward without any object change in this namespace.
+    await cluster.direct.create(resources.configmaps, configMap('elsewhere', {}, {}, 'kube-system'));
+    await eventually(() => Number(informer.lastResourceVersion()) > Number(listRv), 5000, 'bookmark');
+  });
+
+  it('is not synced until a list succeeds (503s and 429 with Retry-After first)', async () => {
+    await create('a');
+    cluster.proxy.fail({ status: 503, count: 3, match: /GET \/api\/v1\/namespaces\/default\/configmaps\?limit/ });
+    cluster.proxy.fail({ status: 429, count: 1, retryAfter: '0', match: /configmaps\?limit/ });
+    const { informer } = start();
+    expect(informer.hasSynced()).toBe(false);
+    expect(await informer.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
+    expect(lists().length).toBeGreaterThanOrEqual(5);
+    expect(informer.cache.get('default/a')).toBeDefined();
+  });
+
+  it('delivers adds, updates and deletes from the watch to handlers and the cache', async () => {
+    const { informer, seen } = start();
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await create('x', { v: '1' }, { app: 'ray' });
+    await eventually(() => seen.includes('add x'));
+    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'x' }, { data: { v: '2' } });
+    await eventually(() => seen.includes('update x 2'));
+    expect(informer.cache.byLabels({ app: 'ray' }).map(objectKey)).toEqual(['default/x']);
+    await cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'x' });
+    await eventually(() => seen.includes('delete x'));
+    expect(informer.cache.size()).toBe(0);
+  });
+
+  it('resumes a dropped watch from its last resourceVersion without relisting', async () => {
+    const { informer, seen } = start();
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await eventually(() => cluster.server.watchCount() === 1);
+    const rv = informer.lastResourceVersion();
+    expect(cluster.proxy.dropWatches()).toBe(1);
+    await create('after-drop');
+    await eventually(() => seen.includes('add after-drop'));
+    expect(lists()).toHaveLength(1);
+    expect(watches().length).toBeGreaterThanOrEqual(2);
+    expect(watches()[1]).toContain(`resourceVersion=`);
+    expect(Number(/resourceVersion=(\d+)/.exec(watches()[1]!)![1])).toBeGreaterThanOrEqual(Number(rv));
+  });
+
+  it('relists on 410 Gone and tells handlers about what changed while it was away', async () => {
+    await create('stays', { v: '1' });
+    await create('goes');
+    const { informer, seen } = start();
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await eventually(() => cluster.server.watchCount() === 1);
+    // Cut the watch and fail re-watches so changes pile up, then forget history: the resume gets 410.
+    cluster.proxy.fail({ status: 503, count: 2, match: /watch=true/ });
+    cluster.proxy.dropWatches();
+    await cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'goes' });
+    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'stays' }, { data: { v: '2' } });
+    await create('new');
+    cluster.server.compactHistory();
+    await eventually(() => seen.includes('delete goes') && seen.includes('update stays 2') && seen.includes('add new'), 10_000, 'relist diff');
+    expect(lists()).toHaveLength(2);
+    expect(informer.cache.keys().sort()).toEqual(['default/new', 'default/stays']);
+  });
+
+  it('relists when the server ends a watch with a 410 ERROR event', async () => {
+    const { informer } = start();
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await eventually(() => cluster.server.watchCount() === 1);
+    cluster.server.compactHistory();
+    cluster.server.expireWatches();
+    await eventually(() => lists().length === 2, 10_000, 'a second list');
+    await create('later');
+    await eventually(() => informer.cache.get('default/later'));
+  });
+
+  it('keeps retrying with backoff through a burst of watch failures and then catches up', async () => {
+    const { informer, seen } = start();
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await eventually(() => cluster.server.watchCount() === 1);
+    cluster.proxy.fail({ status: 500, count: 4, match: /watch=true/ });
+    cluster.proxy.dropWatches();
+    await create('through-burst');
+    await eventually(() => seen.includes('add through-burst'), 10_000);
+    expect(watches().length).toBeGreaterThanOrEqual(6);
+  });
+});

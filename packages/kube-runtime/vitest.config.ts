@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  test: {
+    name: 'kube-runtime',
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
