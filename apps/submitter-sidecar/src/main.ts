@@ -4,9 +4,8 @@ import { createRayClient } from '@rayjob/ray-client';
 import { SubmitterExitCode } from '@rayjob/core';
 import { loadConfig } from './cli/load-config.ts';
 import { submitterVersion, usage } from './cli/usage.ts';
-import { outcome } from './exit.ts';
+import { outcome, signalNotice } from './exit.ts';
 import { makeRedact } from './output/redaction.ts';
-import { statusLines } from './output/status-lines.ts';
 import { startRun, writeFinalWord } from './run/run-submitter.ts';
 
 const writers = {
@@ -50,8 +49,9 @@ function main(): void {
   // Exit at once, job untouched: stopping the Ray job is the operator's decision, never the submitter's death's.
   const onSignal = (signal: 'SIGTERM' | 'SIGINT') => {
     const reason = signal === 'SIGTERM' ? 'Terminated' : 'Interrupted';
-    run.reporter.line('warn', statusLines.signalled(signal, run.knowledge.submissionId ?? ''), { event: 'signal', signal });
-    writeFinalWord(ctx, outcome(reason, `received ${signal}`));
+    const notice = signalNotice(signal, run.knowledge);
+    run.reporter.line('warn', notice, { event: 'signal', signal });
+    writeFinalWord(ctx, outcome(reason, notice));
     process.exit(SubmitterExitCode[reason]);
   };
   process.once('SIGTERM', () => onSignal('SIGTERM'));

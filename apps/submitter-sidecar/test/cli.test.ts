@@ -3,11 +3,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shellJoin } from '@rayjob/core';
+import { shellJoin, submitterFlags } from '@rayjob/core';
 import { fastTiming, startRayEmulator } from '@rayjob/ray-emulator';
 import { describe, expect, it } from 'vitest';
 import { chooseAddress } from '../src/cli/address-precedence.ts';
 import { parseDuration } from '../src/cli/durations.ts';
+import { usage } from '../src/cli/usage.ts';
 import { loadConfig, type SubmitterConfig } from '../src/cli/load-config.ts';
 import { spawnSubmitter } from './support/process.ts';
 
@@ -101,6 +102,23 @@ describe('usage errors name the flag and the problem', () => {
   });
 });
 
+describe('--help says which flag bounds which phase', () => {
+  const [beforeHealthy = '', afterHealthy = ''] = usage.split('2. Submitting or attaching');
+  const flagLine = (text: string, flag: string) => text.split('\n').filter((l) => l.trimStart().startsWith(flag)).join('\n');
+  it('the GCS wait is bounded by --health-timeout only, and says that --max-unreachable does not bound it', () => {
+    expect(flagLine(beforeHealthy, '--health-timeout')).not.toBe('');
+    expect(flagLine(beforeHealthy, '--max-unreachable')).toBe('');
+    expect(beforeHealthy).toContain('--max-unreachable does not bound this phase');
+  });
+  it('--max-unreachable and --driver-lost-after bound the phases after GCS answered', () => {
+    expect(flagLine(afterHealthy, '--max-unreachable')).not.toBe('');
+    expect(flagLine(afterHealthy, '--driver-lost-after')).not.toBe('');
+  });
+  it('every flag of the contract is documented', () => {
+    for (const flag of Object.keys(submitterFlags)) expect(usage).toContain(`--${flag}`);
+  });
+});
+
 describe('the config carries what the flags say', () => {
   it('KubeRay light-weight submitter flags and env', () => {
     const c = config(
@@ -161,9 +179,14 @@ describe('the config carries what the flags say', () => {
     });
   });
 
-  it('the default termination log is used only where it is writable', () => {
-    const writable = loadConfig({ argv: ['--', 'x'], env: baseEnv, writable: (p) => p === '/dev/termination-log' });
-    expect(writable.kind === 'config' && writable.config.terminationLog).toEqual({ path: '/dev/termination-log', required: false });
+  it.each([
+    { name: 'in a pod, writable: the default', env: { KUBERNETES_SERVICE_HOST: '10.96.0.1' }, argv: [], writable: true, expected: { path: '/dev/termination-log', required: false } },
+    { name: 'in a pod, not writable: none', env: { KUBERNETES_SERVICE_HOST: '10.96.0.1' }, argv: [], writable: false, expected: undefined },
+    { name: 'outside a pod, even where the host\'s /dev/termination-log is writable: none', env: {}, argv: [], writable: true, expected: undefined },
+    { name: 'outside a pod with --termination-log: that path, required', env: {}, argv: ['--termination-log', '/tmp/x'], writable: false, expected: { path: '/tmp/x', required: true } },
+  ])('the termination log $name', ({ env, argv, writable, expected }) => {
+    const loaded = loadConfig({ argv: [...argv, '--', 'x'], env: { ...baseEnv, ...env }, writable: (p) => writable && p === '/dev/termination-log' });
+    expect(loaded.kind === 'config' && loaded.config.terminationLog).toEqual(expected);
   });
 
   it.each<{ argv: string[]; env: Record<string, string>; attachOnly: boolean }>([

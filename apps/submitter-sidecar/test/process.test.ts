@@ -68,6 +68,23 @@ describe('ray-job-submitter as a process', () => {
       lastStatus: 'RUNNING',
     });
   });
+
+  it('SIGTERM before anything was submitted (still waiting for GCS) does not claim a job keeps running', async () => {
+    const sid = 'signal-early';
+    const terminationLog = join(mkdtempSync(join(tmpdir(), 'submitter-sig-')), 'termination-log');
+    await emulator.faults.stopDashboard();
+    const proc = spawnSubmitter(['--termination-log', terminationLog, '--', 'echo never'], { RAY_DASHBOARD_ADDRESS: emulator.url, RAY_JOB_SUBMISSION_ID: sid });
+    await waitFor(() => proc.stdout().includes('Waiting for Ray Dashboard GCS'), 'the GCS wait line', 15_000);
+    proc.child.kill('SIGTERM');
+    expect(await proc.waitForExit(5_000)).toEqual({ code: 143, signal: null });
+    expect(proc.stderr()).not.toContain('keeps running');
+    expect(proc.stderr()).toContain(`Received SIGTERM before job '${sid}' was submitted; exiting (nothing was submitted, nothing is left running)`);
+    const final = parseTerminationMessage(readFileSync(terminationLog, 'utf8'));
+    expect(final).toMatchObject({ submissionId: sid, reason: 'Terminated', exitCode: 143 });
+    expect(final?.lastStatus).toBeUndefined();
+    expect(final?.message).toContain('nothing was submitted');
+    await emulator.faults.startDashboard();
+  });
 });
 
 async function fetchLog(sid: string): Promise<string> {

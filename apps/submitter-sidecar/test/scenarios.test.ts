@@ -155,7 +155,11 @@ describe('exit codes for what went wrong around the job', () => {
     await emulator.faults.loseHead();
     const result = await run.done;
     expect(result.exitCode).toBe(3);
-    expect(parseTerminationMessage(run.terminationLog())).toMatchObject({ reason: 'HeadLost', lastStatus: 'RUNNING' });
+    const final = parseTerminationMessage(run.terminationLog());
+    expect(final).toMatchObject({ reason: 'HeadLost', lastStatus: 'RUNNING' });
+    // Never "...does not exist: Job is currently running.": Ray's stale message is labelled as the last one seen.
+    expect(final?.message).not.toMatch(/does not exist\W*: Job is currently running/);
+    expect(final?.message).toMatch(/head was lost.*When last seen, Ray reported RUNNING: Job is currently running/);
   });
 
   it('dashboard unreachable past --max-unreachable: exits 4', async () => {

@@ -2,6 +2,7 @@
 // and the driver-liveness count.
 import type { NodeLiveness } from '@rayjob/ray-client';
 import { describe, expect, it } from 'vitest';
+import { emptyKnowledge, finalText, outcome, signalNotice, type JobKnowledge } from '../src/exit.ts';
 import { createLogPrinter } from '../src/run/follow-logs.ts';
 import { createDriverWatch } from '../src/run/watch-driver.ts';
 
@@ -45,4 +46,20 @@ describe('the driver watch counts only conclusive DEAD or missing answers while 
     const watch = createDriverWatch(1000);
     for (const [at, job, liveness, expected] of steps) expect(watch.observe(job, liveness, at)).toBe(expected);
   });
+});
+
+describe('the final word never contradicts itself', () => {
+  const knowing = (over: Partial<JobKnowledge>): JobKnowledge => ({ ...emptyKnowledge('j1'), ...over });
+  it.each([
+    { name: 'head lost after RUNNING: Ray\'s stale message is labelled', k: { seen: true, lastStatus: 'RUNNING' as const, lastMessage: 'Job is currently running.' }, o: outcome('HeadLost', 'the job is no longer known to the dashboard (the head was lost): Job j1 does not exist'), text: 'the job is no longer known to the dashboard (the head was lost): Job j1 does not exist. When last seen, Ray reported RUNNING: Job is currently running.' },
+    { name: 'FAILED: Ray\'s message is the reason', k: { seen: true, lastStatus: 'FAILED' as const, lastMessage: 'exit code 3' }, o: outcome('JobFailed', 'the job failed'), text: 'the job failed: exit code 3' },
+    { name: 'nothing from Ray: the detail alone', k: {}, o: outcome('Unreachable', 'GCS did not become healthy'), text: 'GCS did not become healthy' },
+  ])('$name', ({ k, o, text }) => expect(finalText(knowing(k), o)).toBe(text));
+
+  it.each([
+    { name: 'nothing sent', k: {}, says: 'before job \'j1\' was submitted; exiting (nothing was submitted, nothing is left running)' },
+    { name: 'a submit in flight', k: { submitSent: true }, says: 'while submitting job \'j1\'; exiting without stopping it (it may have been submitted' },
+    { name: 'a running job', k: { seen: true, lastStatus: 'RUNNING' as const }, says: 'exiting without stopping job \'j1\' (it keeps running)' },
+    { name: 'a job that had ended', k: { seen: true, lastStatus: 'SUCCEEDED' as const }, says: 'had already ended (SUCCEEDED)' },
+  ])('a signal with $name says so', ({ k, says }) => expect(signalNotice('SIGTERM', knowing(k))).toContain(says));
 });

@@ -1,7 +1,7 @@
 // argv + environment (+ the files they name) -> a checked SubmitterConfig, or a usage error naming the flag.
 // Nothing here talks to the network: a bad input exits 2 before any request is sent.
 import { accessSync, constants, readFileSync } from 'node:fs';
-import { parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
+import { DEFAULT_TERMINATION_LOG, parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
 import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
 import { parse as parseYaml } from 'yaml';
 import { chooseAddress } from './address-precedence.ts';
@@ -26,7 +26,11 @@ export interface SubmitterConfig {
   healthTimeoutMs: number | undefined;
   driverLostAfterMs: number;
   logFormat: 'text' | 'json';
-  /** Where the termination message goes; `required` false: skip quietly if not writable (the default path). */
+  /**
+   * Where the termination message goes: --termination-log (required: a failed write is reported), else
+   * /dev/termination-log only inside a pod (KUBERNETES_SERVICE_HOST set) where it is writable (skipped quietly
+   * otherwise). Outside a pod the host's /dev/termination-log is never touched.
+   */
   terminationLog: { path: string; required: boolean } | undefined;
   /** Every secret value, for redaction of everything the submitter prints or writes. */
   secrets: string[];
@@ -46,7 +50,7 @@ export interface ConfigSources {
   writable?: (path: string) => boolean;
 }
 
-export const defaultTerminationLog = '/dev/termination-log';
+export const defaultTerminationLog = DEFAULT_TERMINATION_LOG;
 
 const fail = (message: string, secrets: string[] = []): LoadedConfig => ({ kind: 'usage-error', message, secrets });
 
@@ -136,9 +140,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   };
 
   const explicitLog = input['termination-log'];
+  const inPod = (env[SubmitterEnv.kubernetesServiceHost] ?? '') !== '';
   const terminationLog = explicitLog
     ? { path: explicitLog, required: true }
-    : writable(defaultTerminationLog)
+    : inPod && writable(defaultTerminationLog)
       ? { path: defaultTerminationLog, required: false }
       : undefined;
 

@@ -28,20 +28,27 @@ Where and what (as \`ray job submit\`):
   --verify true|false|CA_PATH   TLS verification for https addresses (default true)
   Auth: RAY_AUTH_TOKEN (or the file at RAY_AUTH_TOKEN_PATH) is sent as X-Ray-Authorization: Bearer.
 
-The submitter's own:
+The submitter's own. A run has three phases; each bound applies to one of them:
+  1. Waiting for GCS health (the wait line says why it is not healthy yet)
+  --health-timeout DURATION     give up (exit 4) if GCS is not healthy within this (default: wait forever,
+                                as KubeRay's script). --max-unreachable does not bound this phase.
+  2. Submitting or attaching, then 3. following the job to its end
+  --max-unreachable DURATION    give up (exit 4) once the dashboard has failed to answer for this long in a
+                                row (default 10m); any answer starts the count again
+  --driver-lost-after DURATION  (phase 3) exit 5 once Ray says RUNNING but the driver's node has been DEAD or
+                                missing this long, checked on its own timer (default 30s)
   --attach-only                 never submit: follow a job Ray already knows, exit 6 if it does not
                                 (or RAYJOB_SUBMITTER_ATTACH_ONLY=true; the operator sets it once it saw the job)
-  --max-unreachable DURATION    give up (exit 4) after the dashboard failed to answer this long (default 10m)
-  --health-timeout DURATION     give up (exit 4) if GCS is not healthy within this (default: wait forever)
-  --driver-lost-after DURATION  exit 5 once Ray says RUNNING but the driver's node has been DEAD or missing
-                                this long (default 30s)
+  Output
   --log-format text|json        json: the submitter's own lines as JSON on stderr (job output stays raw)
-  --termination-log PATH        where to write the final word (default /dev/termination-log if writable)
+  --termination-log PATH        where to write the final word (default: /dev/termination-log, only inside a
+                                pod, i.e. with KUBERNETES_SERVICE_HOST set, and only if writable)
   --help, --version
   Durations: 30s, 10m, 1h, 1h30m, 500ms, or plain seconds.
 
 Exit codes:
   0 SUCCEEDED or STOPPED (or --no-wait)    1 FAILED    2 bad usage or a request the dashboard rejected
   3 job not found after it was seen (head lost)    4 dashboard unreachable / GCS not healthy in time
-  5 driver lost    6 --attach-only and the job is not found (nothing submitted)    70 internal error    143 SIGTERM, 130 SIGINT (the Ray job is never stopped)
+  5 driver lost    6 --attach-only and the job is not found (nothing submitted)    70 internal error
+  143 SIGTERM, 130 SIGINT (the Ray job is never stopped)
 `;

@@ -2,7 +2,8 @@
 // submitter wording for the attach case. One function per line so the wording lives in one place.
 
 export const statusLines = {
-  waitingForGcs: (address: string) => `Waiting for Ray Dashboard GCS to become healthy at ${address} ...`,
+  /** KubeRay's wait line (greps keep matching its prefix), then why GCS is not healthy yet. */
+  waitingForGcs: (address: string, why: string) => `Waiting for Ray Dashboard GCS to become healthy at ${address} ... (${why})`,
   gcsHealthy: (address: string) => `Ray Dashboard GCS is healthy at ${address}`,
   submitted: (id: string) => `Job '${id}' submitted successfully`,
   attached: (id: string) => `Job '${id}' has already been submitted, tailing logs.`,
@@ -13,5 +14,4 @@ export const statusLines = {
   statusMessage: (message: string) => `Status message: ${message}`,
   stopped: (id: string) => `Job '${id}' was stopped`,
   reconnecting: (id: string, why: string) => `Log stream of job '${id}' ended (${why}) while the job is not finished; reconnecting`,
-  signalled: (signal: string, id: string) => `Received ${signal}; exiting without stopping job '${id}' (it keeps running)`,
 } as const;

@@ -40,6 +40,7 @@ export async function submitOrAttach(ctx: RunContext, submissionId: string): Pro
       lookedUp = true;
     }
 
+    ctx.knowledge.submitSent = true;
     const answer = await client.submit({ ...ctx.config.request, submission_id: submissionId });
     switch (answer.kind) {
       case 'ok':

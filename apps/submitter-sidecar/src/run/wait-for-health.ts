@@ -1,9 +1,11 @@
-// Step 1: wait until the dashboard says GCS is healthy, saying so every few seconds (as KubeRay's script does).
+// Step 1: wait until the dashboard says GCS is healthy, saying so every few seconds (as KubeRay's script does)
+// and why it is not yet (connection refused, no such host, an HTTP status).
 // Unbounded by default, as KubeRay's; --health-timeout bounds it (exit 4).
 import { formatDuration } from '../cli/durations.ts';
 import { outcome, type Outcome } from '../exit.ts';
 import { statusLines } from '../output/status-lines.ts';
 import type { RunContext } from './context.ts';
+import { unhealthyReason } from './unhealthy-reason.ts';
 
 export async function waitForHealth(ctx: RunContext): Promise<Outcome | undefined> {
   const { client, clock, reporter, config, pacing } = ctx;
@@ -24,7 +26,8 @@ export async function waitForHealth(ctx: RunContext): Promise<Outcome | undefine
     }
     if (clock.now() - lastPrinted >= printEveryMs) {
       lastPrinted = clock.now();
-      reporter.line('info', statusLines.waitingForGcs(client.baseUrl), { event: 'waiting-for-gcs', cause: health.message });
+      const why = unhealthyReason(health, client.baseUrl);
+      reporter.line('info', statusLines.waitingForGcs(client.baseUrl, why), { event: 'waiting-for-gcs', cause: why });
     }
     const left = config.healthTimeoutMs === undefined ? Infinity : config.healthTimeoutMs - (clock.now() - started);
     await clock.sleep(Math.max(0, Math.min(pacing.healthPollMs, left)), ctx.signal);
