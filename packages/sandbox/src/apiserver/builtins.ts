@@ -11,6 +11,7 @@ import {
   preparePodCreate,
   prepareServiceCreate,
 } from './defaults-builtin.ts';
+import { storedResources } from './builtins-stored.ts';
 import { validateCrd } from './crd-validation.ts';
 import { coreFromEventsV1, eventsV1FromCore } from './events-conversion.ts';
 import { invalidValue, requiredValue } from './field-errors.ts';
@@ -184,5 +185,5 @@ export const builtinResources: ResourceType[] = [
 ];
 
 export function registerBuiltins(registry: Registry): void {
-  for (const rt of builtinResources) registry.add(rt);
+  for (const rt of [...builtinResources, ...storedResources]) registry.add(rt);
 }

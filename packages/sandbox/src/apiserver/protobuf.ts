@@ -1,147 +1,198 @@
-// Kubernetes' protobuf encoding, decoded for the few kinds kubectl's typed clients create with it
-// (`kubectl create namespace|configmap|secret|serviceaccount`): client-go defaults built-in types to
-// protobuf since 1.32, and kubectl does not fall back to JSON on 415. Envelope: "k8s\0" + runtime.Unknown
-// {1: typeMeta{1: apiVersion, 2: kind}, 2: raw message}. Field numbers are those of k8s.io/api's
-// generated.proto. Other kinds get 415 with a message saying to send JSON.
-type Field =
-  | { name: string; t: 'string' | 'bytes' | 'int' | 'bool' | 'time' | 'strings' }
-  | { name: string; t: 'map'; bytes?: boolean }
-  | { name: string; t: 'message' | 'messages'; of: Descriptor };
-type Descriptor = Record<number, Field>;
+// Kubernetes' protobuf encoding of request bodies, decoded to the JSON object the same request would carry.
+// client-go sends built-in types as protobuf (kubectl's `create` generators, typed controllers), so every kind
+// k8s.io/api defines is decoded from its message descriptor (proto/k8s-descriptors.json, extracted from the
+// kubectl binary by tools/extract-proto-descriptors.ts), not from a hand-written list.
+// Envelope: "k8s\0" + runtime.Unknown {1: typeMeta {1: apiVersion, 2: kind}, 2: raw message}.
+// Field names in k8s.io's generated.proto are the JSON names; the types whose JSON form is not their message
+// form (Time, Quantity, IntOrString, ...) are converted as their Go MarshalJSON does.
+import { readFileSync } from 'node:fs';
+import { readFields, readPackedVarints, type WireField } from './proto/wire.ts';
 
-const ownerReference: Descriptor = {
-  1: { name: 'kind', t: 'string' },
-  3: { name: 'name', t: 'string' },
-  4: { name: 'uid', t: 'string' },
-  5: { name: 'apiVersion', t: 'string' },
-  6: { name: 'controller', t: 'bool' },
-  7: { name: 'blockOwnerDeletion', t: 'bool' },
-};
-const objectMeta: Descriptor = {
-  1: { name: 'name', t: 'string' },
-  2: { name: 'generateName', t: 'string' },
-  3: { name: 'namespace', t: 'string' },
-  5: { name: 'uid', t: 'string' },
-  6: { name: 'resourceVersion', t: 'string' },
-  7: { name: 'generation', t: 'int' },
-  8: { name: 'creationTimestamp', t: 'time' },
-  9: { name: 'deletionTimestamp', t: 'time' },
-  10: { name: 'deletionGracePeriodSeconds', t: 'int' },
-  11: { name: 'labels', t: 'map' },
-  12: { name: 'annotations', t: 'map' },
-  13: { name: 'ownerReferences', t: 'messages', of: ownerReference },
-  14: { name: 'finalizers', t: 'strings' },
-};
-const objectReference: Descriptor = {
-  1: { name: 'kind', t: 'string' },
-  2: { name: 'namespace', t: 'string' },
-  3: { name: 'name', t: 'string' },
-  4: { name: 'uid', t: 'string' },
-  5: { name: 'apiVersion', t: 'string' },
-  6: { name: 'resourceVersion', t: 'string' },
-  7: { name: 'fieldPath', t: 'string' },
-};
-const kinds: Record<string, Descriptor> = {
-  'v1/ConfigMap': { 1: { name: 'metadata', t: 'message', of: objectMeta }, 2: { name: 'data', t: 'map' }, 3: { name: 'binaryData', t: 'map', bytes: true }, 4: { name: 'immutable', t: 'bool' } },
-  'v1/Secret': { 1: { name: 'metadata', t: 'message', of: objectMeta }, 2: { name: 'data', t: 'map', bytes: true }, 3: { name: 'type', t: 'string' }, 4: { name: 'stringData', t: 'map' }, 5: { name: 'immutable', t: 'bool' } },
-  'v1/Namespace': { 1: { name: 'metadata', t: 'message', of: objectMeta }, 2: { name: 'spec', t: 'message', of: { 1: { name: 'finalizers', t: 'strings' } } } },
-  'v1/ServiceAccount': {
-    1: { name: 'metadata', t: 'message', of: objectMeta },
-    2: { name: 'secrets', t: 'messages', of: objectReference },
-    3: { name: 'imagePullSecrets', t: 'messages', of: { 1: { name: 'name', t: 'string' } } },
-    4: { name: 'automountServiceAccountToken', t: 'bool' },
-  },
-};
+type FieldRow = [number, string, number, number, string?];
+type Message = { f: FieldRow[]; map?: 1 };
+// Read at run time (not imported) so the type checker does not type a 230 kB literal.
+const descriptors = JSON.parse(readFileSync(new URL('./proto/k8s-descriptors.json', import.meta.url), 'utf8')) as { messages: Record<string, Message> };
+const messages = descriptors.messages;
+
+const T = { double: 1, float: 2, int64: 3, uint64: 4, int32: 5, fixed64: 6, fixed32: 7, bool: 8, string: 9, message: 11, bytes: 12, uint32: 13, enum: 14, sfixed32: 15, sfixed64: 16, sint32: 17, sint64: 18 } as const;
+const repeated = 3;
+const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
 export const protobufMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-type Wire = { field: number; wire: number; varint?: bigint; bytes?: Buffer };
+/** The proto message of a Kind: k8s.io.api.<first label of the group, or core>.<version>.<Kind>. */
+export function messageOfKind(apiVersion: string, kind: string): string | undefined {
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  const candidates = group === 'meta.k8s.io' ? [`${meta}.${kind}`] : [`k8s.io.api.${group === '' ? 'core' : group.split('.')[0]}.${version}.${kind}`];
+  return candidates.find((c) => Object.hasOwn(messages, c));
+}
 
-function* fields(buf: Buffer): Generator<Wire> {
-  let i = 0;
-  const varint = (): bigint => {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (i >= buf.length) throw new Error('truncated varint');
-      const b = buf[i++] as number;
-      result |= BigInt(b & 0x7f) << shift;
-      shift += 7n;
-      if ((b & 0x80) === 0) return result;
-    }
-  };
-  while (i < buf.length) {
-    const key = varint();
-    const field = Number(key >> 3n);
-    const wire = Number(key & 7n);
-    if (wire === 0) yield { field, wire, varint: varint() };
-    else if (wire === 2) {
-      const len = Number(varint());
-      const bytes = buf.subarray(i, i + len);
-      i += len;
-      yield { field, wire, bytes };
-    } else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
+const fieldTables = new Map<string, Map<number, FieldRow>>();
+function fieldsOf(type: string): Map<number, FieldRow> {
+  let table = fieldTables.get(type);
+  if (!table) {
+    table = new Map((messages[type]?.f ?? []).map((row) => [row[0], row]));
+    fieldTables.set(type, table);
+  }
+  return table;
+}
+
+function scalar(f: WireField, type: number): unknown {
+  const v = f.varint ?? 0n;
+  switch (type) {
+    case T.bool:
+      return v !== 0n;
+    case T.int32:
+    case T.int64:
+    case T.enum:
+      return Number(BigInt.asIntN(64, v));
+    case T.uint32:
+    case T.uint64:
+      return Number(v);
+    case T.sint32:
+    case T.sint64:
+      return Number((v >> 1n) ^ -(v & 1n));
+    case T.double:
+      return f.fixed?.readDoubleLE(0) ?? 0;
+    case T.float:
+      return f.fixed?.readFloatLE(0) ?? 0;
+    case T.fixed32:
+      return f.fixed?.readUInt32LE(0) ?? 0;
+    case T.sfixed32:
+      return f.fixed?.readInt32LE(0) ?? 0;
+    case T.fixed64:
+      return Number(f.fixed?.readBigUInt64LE(0) ?? 0n);
+    case T.sfixed64:
+      return Number(f.fixed?.readBigInt64LE(0) ?? 0n);
+    case T.string:
+      return f.bytes?.toString('utf8') ?? '';
+    case T.bytes:
+      return (f.bytes ?? Buffer.alloc(0)).toString('base64');
+    default:
+      throw new Error(`unsupported field type ${type}`);
   }
 }
 
-function decodeTime(buf: Buffer): string | undefined {
-  let seconds = 0n;
-  for (const f of fields(buf)) if (f.field === 1 && f.varint !== undefined) seconds = f.varint;
-  if (seconds === 0n) return undefined;
-  return new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+function rfc3339(seconds: number, nanos: number, micro: boolean): string {
+  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  return micro ? `${base}.${pad(Math.floor(nanos / 1000), 6)}Z` : `${base}Z`;
 }
 
-function decodeMessage(buf: Buffer, desc: Descriptor): Record<string, unknown> {
+/** Go's time.Duration.String(): 1h2m3.5s, 150ms, 0s. */
+export function goDuration(ns: number): string {
+  if (ns === 0) return '0s';
+  const sign = ns < 0 ? '-' : '';
+  let rest = Math.abs(ns);
+  if (rest < 1e9) {
+    const [unit, size] = rest < 1e3 ? ['ns', 1] : rest < 1e6 ? ['µs', 1e3] : ['ms', 1e6];
+    return `${sign}${trimZeros(rest / size)}${unit}`;
+  }
+  const h = Math.floor(rest / 3.6e12);
+  rest -= h * 3.6e12;
+  const m = Math.floor(rest / 6e10);
+  rest -= m * 6e10;
+  const s = trimZeros(rest / 1e9);
+  return `${sign}${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`;
+}
+const trimZeros = (n: number): string => String(Number(n.toFixed(9)));
+
+/** Types whose JSON form differs from their message form; undefined means "leave the field out" (Go's null/zero). */
+const special: Record<string, (m: Record<string, unknown>) => unknown> = {
+  [`${meta}.Time`]: (m) => (m.seconds || m.nanos ? rfc3339(Number(m.seconds ?? 0), Number(m.nanos ?? 0), false) : undefined),
+  [`${meta}.MicroTime`]: (m) => (m.seconds || m.nanos ? rfc3339(Number(m.seconds ?? 0), Number(m.nanos ?? 0), true) : undefined),
+  [`${meta}.Duration`]: (m) => goDuration(Number(m.duration ?? 0)),
+  [`${meta}.FieldsV1`]: (m) => rawJson(m.Raw),
+  'k8s.io.apimachinery.pkg.runtime.RawExtension': (m) => rawJson(m.raw),
+  'k8s.io.apimachinery.pkg.api.resource.Quantity': (m) => m.string ?? '0',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString': (m) => (Number(m.type ?? 0) === 1 ? (m.strVal ?? '') : (m.intVal ?? 0)),
+};
+
+function rawJson(base64: unknown): unknown {
+  if (typeof base64 !== 'string' || base64 === '') return undefined;
+  const text = Buffer.from(base64, 'base64').toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return base64;
+  }
+}
+
+/**
+ * Go structs embedded with `json:",inline"`: their fields are the parent's in JSON. The descriptors cannot tell
+ * (the proto field is an ordinary message field named after the embedded type), so these are listed.
+ */
+const inlineFields = new Set([
+  'k8s.io.api.core.v1.ConfigMapEnvSource.localObjectReference',
+  'k8s.io.api.core.v1.ConfigMapKeySelector.localObjectReference',
+  'k8s.io.api.core.v1.ConfigMapProjection.localObjectReference',
+  'k8s.io.api.core.v1.ConfigMapVolumeSource.localObjectReference',
+  'k8s.io.api.core.v1.SecretEnvSource.localObjectReference',
+  'k8s.io.api.core.v1.SecretKeySelector.localObjectReference',
+  'k8s.io.api.core.v1.SecretProjection.localObjectReference',
+  'k8s.io.api.core.v1.Volume.volumeSource',
+  'k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource',
+  'k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon',
+  'k8s.io.api.core.v1.Probe.handler',
+  'k8s.io.api.networking.v1.IngressRule.ingressRuleValue',
+  'k8s.io.api.networking.v1beta1.IngressRule.ingressRuleValue',
+  'k8s.io.api.extensions.v1beta1.IngressRule.ingressRuleValue',
+  'k8s.io.api.admissionregistration.v1.RuleWithOperations.rule',
+  'k8s.io.api.admissionregistration.v1.NamedRuleWithOperations.ruleWithOperations',
+  'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations.ruleWithOperations',
+  'k8s.io.api.admissionregistration.v1beta1.NamedRuleWithOperations.ruleWithOperations',
+  ...['v1alpha3', 'v1beta1'].flatMap((v) =>
+    ['DeviceAllocationConfiguration', 'DeviceClaimConfiguration', 'DeviceClassConfiguration'].map((m) => `k8s.io.api.resource.${v}.${m}.deviceConfiguration`),
+  ),
+]);
+
+function decodeValue(f: WireField, row: FieldRow): unknown {
+  const [, , type, , typeName] = row;
+  if (type === T.message) return decodeMessage(f.bytes ?? Buffer.alloc(0), typeName ?? '');
+  return scalar(f, type);
+}
+
+/**
+ * One message as JSON. Empty strings are left out (Go does not tell an empty string from an absent one for
+ * the non-pointer fields that carry them), zeros and false are kept (they are meaningful for pointer fields
+ * such as replicas).
+ */
+export function decodeMessage(buf: Buffer, type: string): unknown {
+  const table = fieldsOf(type);
   const out: Record<string, unknown> = {};
-  for (const f of fields(buf)) {
-    const d = desc[f.field];
-    if (!d) continue;
-    switch (d.t) {
-      case 'string': {
-        const s = f.bytes?.toString('utf8') ?? '';
-        if (s !== '') out[d.name] = s;
-        break;
-      }
-      case 'bytes':
-        out[d.name] = (f.bytes ?? Buffer.alloc(0)).toString('base64');
-        break;
-      case 'int':
-        if (f.varint !== undefined && f.varint !== 0n) out[d.name] = Number(BigInt.asIntN(64, f.varint));
-        break;
-      case 'bool':
-        if (f.varint !== undefined) out[d.name] = f.varint !== 0n;
-        break;
-      case 'time': {
-        const t = f.bytes ? decodeTime(f.bytes) : undefined;
-        if (t) out[d.name] = t;
-        break;
-      }
-      case 'strings':
-        out[d.name] = [...((out[d.name] as string[]) ?? []), f.bytes?.toString('utf8') ?? ''];
-        break;
-      case 'map': {
-        let key = '';
-        let value: Buffer = Buffer.alloc(0);
-        for (const e of fields(f.bytes ?? Buffer.alloc(0))) {
-          if (e.field === 1) key = e.bytes?.toString('utf8') ?? '';
-          if (e.field === 2) value = e.bytes ?? Buffer.alloc(0);
-        }
-        const map = (out[d.name] as Record<string, string>) ?? {};
-        map[key] = d.bytes ? value.toString('base64') : value.toString('utf8');
-        out[d.name] = map;
-        break;
-      }
-      case 'message':
-        out[d.name] = decodeMessage(f.bytes ?? Buffer.alloc(0), d.of);
-        break;
-      case 'messages':
-        out[d.name] = [...((out[d.name] as unknown[]) ?? []), decodeMessage(f.bytes ?? Buffer.alloc(0), d.of)];
-        break;
+  for (const f of readFields(buf)) {
+    const row = table.get(f.field);
+    if (!row) continue;
+    const [, name, fieldType, label, typeName] = row;
+    const entry = typeName !== undefined && messages[typeName]?.map === 1;
+    if (entry) {
+      const kv = decodeMessage(f.bytes ?? Buffer.alloc(0), typeName) as { key?: unknown; value?: unknown };
+      const map = (out[name] as Record<string, unknown> | undefined) ?? {};
+      map[String(kv.key ?? '')] = kv.value ?? (fieldsOf(typeName).get(2)?.[2] === T.string ? '' : undefined);
+      out[name] = map;
+      continue;
     }
+    if (label === repeated) {
+      const list = (out[name] as unknown[] | undefined) ?? [];
+      if (f.wire === 2 && fieldType !== T.message && fieldType !== T.string && fieldType !== T.bytes) {
+        for (const v of readPackedVarints(f.bytes ?? Buffer.alloc(0))) list.push(scalar({ field: f.field, wire: 0, varint: v }, fieldType));
+      } else list.push(decodeValue(f, row));
+      out[name] = list;
+      continue;
+    }
+    const value = decodeValue(f, row);
+    if (inlineFields.has(`${type}.${name}`) && value !== null && typeof value === 'object') {
+      Object.assign(out, value);
+      continue;
+    }
+    if (value === undefined || (fieldType === T.string && value === '')) delete out[name];
+    else out[name] = value;
   }
-  return out;
+  const convert = special[type];
+  return convert ? convert(out) : out;
 }
 
 export type ProtobufDecode = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
@@ -152,23 +203,18 @@ export function decodeKubernetesProtobuf(body: Buffer): ProtobufDecode {
     let apiVersion = '';
     let kind = '';
     let raw: Buffer | undefined;
-    for (const f of fields(body.subarray(4))) {
+    for (const f of readFields(body.subarray(4))) {
       if (f.field === 1 && f.bytes) {
-        for (const t of fields(f.bytes)) {
+        for (const t of readFields(f.bytes)) {
           if (t.field === 1) apiVersion = t.bytes?.toString('utf8') ?? '';
           if (t.field === 2) kind = t.bytes?.toString('utf8') ?? '';
         }
       }
       if (f.field === 2) raw = f.bytes;
     }
-    const desc = kinds[`${apiVersion}/${kind}`];
-    if (!desc || !raw) {
-      return {
-        ok: false,
-        message: `the sandbox API server decodes protobuf only for ${Object.keys(kinds).join(', ')}; got ${apiVersion}/${kind}. Send JSON instead (kubectl create -f / kubectl apply -f)`,
-      };
-    }
-    return { ok: true, value: { apiVersion, kind, ...decodeMessage(raw, desc) } };
+    const type = messageOfKind(apiVersion, kind);
+    if (!type || !raw) return { ok: false, message: `no protobuf message is known for ${apiVersion}/${kind}; send it as JSON (kubectl create -f / kubectl apply -f)` };
+    return { ok: true, value: { apiVersion, kind, ...(decodeMessage(raw, type) as Record<string, unknown>) } };
   } catch (e) {
     return { ok: false, message: `malformed protobuf body: ${(e as Error).message}` };
   }

@@ -65,23 +65,6 @@ describe('kubectl CRUD on every served kind', () => {
   });
 });
 
-describe('kubectl create generators (protobuf request bodies)', () => {
-  it.each([
-    [['create', 'namespace', 'gen-ns'], 'namespace', 'gen-ns', '{.metadata.name}', 'gen-ns'],
-    [['create', 'configmap', 'gen-cm', '--from-literal=a=b'], 'configmap', 'gen-cm', '{.data.a}', 'b'],
-    [['create', 'secret', 'generic', 'gen-secret', '--from-literal=k=v'], 'secret', 'gen-secret', '{.data.k}', Buffer.from('v').toString('base64')],
-    [['create', 'serviceaccount', 'gen-sa'], 'serviceaccount', 'gen-sa', '{.metadata.name}', 'gen-sa'],
-  ])('kubectl %j is decoded', async (args, resource, name, jsonpath, expected) => {
-    expect((await h.kubectl(args)).stderr).toBe('');
-    expect((await h.kubectl(['get', resource, name, '-o', `jsonpath=${jsonpath}`])).stdout).toBe(expected);
-  });
-
-  it('other kinds sent as protobuf get 415 naming the way out', async () => {
-    const out = await h.kubectl(['create', 'deployment', 'gen-d', '--image=x']);
-    expect(out.stderr).toContain('Send JSON instead (kubectl create -f / kubectl apply -f)');
-  });
-});
-
 describe('kubectl get and create errors', () => {
   it('reads objects as JSON, reports AlreadyExists and NotFound with the real texts', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: once}\ndata: {a: "1"}';
