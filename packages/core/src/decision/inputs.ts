@@ -44,6 +44,17 @@ export interface OperatorMemory {
   submitFailure?: { jobId: string; at: string; message: string } | undefined;
   /** Addition C: Ray acknowledged a stop of this job (`stopped: true`). */
   stopAcknowledged?: { jobId: string } | undefined;
+  /**
+   * The last status Ray reported for this job. A job once seen is never submitted again (addition H): after a
+   * lost status write the CR may still say `""`, memory does not.
+   */
+  rayJobSeen?: { jobId: string; status: RaySideStatus } | undefined;
+  /**
+   * Addition C, under a terminal RayJob: nothing is left to stop for this job (Ray reported it terminal or does
+   * not know it, acknowledged the stop of a PENDING job, or its cluster is gone), so the dashboard need not be
+   * asked again.
+   */
+  rayJobSettled?: { jobId: string } | undefined;
 }
 
 export interface DecisionInput {

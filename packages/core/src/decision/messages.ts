@@ -26,6 +26,12 @@ export const messages = {
     `The Ray job's driver node ${nodeId} has been DEAD or missing since ${formatGoDateTime(since)}; the job cannot finish (no evidence of life within ${seconds}s)`,
   // Ours (fix of KubeRay's silent re-creation): the RayCluster vanished under a Running RayJob.
   clusterDeleted: (ns: string, name: string) => `RayCluster ${ns}/${name} was deleted while the RayJob was running; the Ray job is lost.`,
+  // Ours (addition H): a job Ray reported is unknown to the head now; it is never submitted again.
+  headLost: (jobId: string, lastStatus: string) =>
+    `Ray job ${jobId} was last seen ${lastStatus} but the Ray head no longer knows it: the head was lost or replaced. The job is not submitted again.`,
+  // Ours (addition H): a retried submitter submitted the job again to a replacement head.
+  resubmitted: (jobId: string, recordedStart: Date, freshStart: Date) =>
+    `Ray job ${jobId} started at ${formatGoDateTime(recordedStart)} was lost with its head and submitted again at ${formatGoDateTime(freshStart)}; the second run is stopped.`,
   // Ours (addition A): the dashboard is gone but the submitter recorded the job's end.
   fromTerminationMessage: (status: string) => `The Ray head can no longer answer; the submitter recorded the job as ${status} before it exited.`,
 } as const;

@@ -7,6 +7,7 @@ import type { Context, Ending } from '../context.ts';
 import { copyJson, emit } from '../context.ts';
 import { secondsUntilDeadline } from '../deadlines.ts';
 import { eventNotes } from '../messages.ts';
+import { rayStatusRecorded } from '../running/recreate-submitter.ts';
 import { suspendOrDeadlineBeforeRunning } from './suspend.ts';
 
 /**
@@ -70,6 +71,7 @@ export function decideInitializing(ctx: Context): Ending {
         clusterSpec: cluster.spec,
         options: options.value,
         settings: input.settings,
+        attachOnly: rayStatusRecorded(ctx),
       }),
     });
     // Stay Initializing until the Job is seen: Running always means the submitter exists.

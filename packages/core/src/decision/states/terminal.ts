@@ -16,30 +16,46 @@ export function decideTerminal(ctx: Context): Ending {
   return { kind: 'return', requeueSeconds: waits.length ? Math.min(...waits) : undefined };
 }
 
+/**
+ * Addition C, decided on Ray's fresh answer and the stop acknowledgement in memory, never on the CR's copy of
+ * jobStatus: rule 4 and addition F write FAILED there while Ray may still run the job, and DeadlineExceeded can
+ * be reached before any status was recorded. So a stop that failed is sent again on every reconcile until Ray
+ * acknowledges it or reports the job terminal. Memory then says the job is settled and the dashboard is left
+ * alone (`needsDashboardQuery`).
+ */
 function stopLeftoverJob(ctx: Context): number | undefined {
   const { status, input } = ctx;
   const jobId = status.jobId;
-  if (!jobId || !status.dashboardURL || !status.jobStatus || isTerminalRayJobStatus(status.jobStatus)) return undefined;
+  if (!jobId || !status.dashboardURL) return undefined;
   const acknowledged = input.memory.stopAcknowledged?.jobId === jobId;
+  const settle = () => {
+    ctx.memory.rayJobSettled = { jobId };
+    return undefined;
+  };
   switch (input.dashboard.kind) {
     case 'found': {
       const info = input.dashboard.info;
       if (isTerminalRayJobStatus(info.status)) {
         // One more status write: the final status Ray reports (KubeRay leaves RUNNING: a listed difference).
-        status.jobStatus = info.status;
-        if (info.endTime) status.rayJobInfo = { ...(status.rayJobInfo ?? {}), endTime: formatKubeTime(new Date(info.endTime)) };
-        return undefined;
+        // A verdict already written as terminal (rule 4's FAILED) is KubeRay's and stays.
+        if (!isTerminalRayJobStatus(status.jobStatus)) {
+          status.jobStatus = info.status;
+          if (info.endTime) status.rayJobInfo = { ...(status.rayJobInfo ?? {}), endTime: formatKubeTime(new Date(info.endTime)) };
+        }
+        return settle();
       }
       if (!acknowledged) {
         ctx.actions.push({ type: 'stopRayJob', dashboardURL: status.dashboardURL, jobId, why: `the RayJob is ${status.jobDeploymentStatus}` });
         return input.settings.requeueSeconds;
       }
       // Ray leaves a stopped PENDING job PENDING; it stays recorded as such.
-      return info.status === 'PENDING' ? undefined : AFTER_STOP_POLL_SECONDS;
+      return info.status === 'PENDING' ? settle() : AFTER_STOP_POLL_SECONDS;
     }
-    case 'unreachable':
-      return input.cluster ? input.settings.requeueSeconds : undefined;
     case 'not-found':
+      return settle();
+    case 'unreachable':
+      // The cluster is gone with the job; otherwise the head may come back: try again.
+      return input.cluster ? input.settings.requeueSeconds : settle();
     case 'not-queried':
       return undefined;
   }
