@@ -9,3 +9,5 @@ export * from './crd/index.ts';
 export * from './validation/index.ts';
 export * from './builders/index.ts';
 export * from './decision/index.ts';
+export * from './quantity/quantity.ts';
+export * from './raycluster/index.ts';

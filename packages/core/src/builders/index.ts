@@ -11,3 +11,4 @@ export * from './ray-cluster.ts';
 export * from './submitter-job.ts';
 export * from './head-service.ts';
 export * from './submit-request.ts';
+export * from './raycluster/index.ts';
