@@ -7,6 +7,7 @@ import {
   rayStartCommand,
   type Container,
   type EnvVar,
+  type RayClusterInput,
 } from '../../src/index.ts';
 import { sampleCluster, settings } from './fixtures.ts';
 
@@ -117,8 +118,8 @@ describe('pod spec additions', () => {
     expect(worker().spec?.volumes).toEqual([{ name: 'shared-mem', emptyDir: { medium: 'Memory' } }]);
   });
   it.each([
-    ['plasma-directory set', (c: Parameters<Parameters<typeof sampleCluster>[0]>[0]) => { c.spec.headGroupSpec.rayStartParams = { 'plasma-directory': '/x' }; }],
-    ['/dev/shm already mounted', (c: Parameters<Parameters<typeof sampleCluster>[0]>[0]) => {
+    ['plasma-directory set', (c: RayClusterInput) => { c.spec.headGroupSpec.rayStartParams = { 'plasma-directory': '/x' }; }],
+    ['/dev/shm already mounted', (c: RayClusterInput) => {
       c.spec.headGroupSpec.template.spec!.containers![0]!.volumeMounts = [{ name: 'mine', mountPath: '/dev/shm' }];
     }],
   ])('no shm volume when %s', (_label, edit) => {

@@ -12,6 +12,7 @@ import {
   parseQuantity,
   quantityCeil,
   type ServicePort,
+  type RayClusterInput,
 } from '../../src/index.ts';
 import { sampleCluster, settings } from './fixtures.ts';
 
@@ -60,9 +61,9 @@ describe('head Service', () => {
     expect(svc.metadata.ownerReferences?.[0]?.kind).toBe('RayCluster');
   });
   it.each([
-    ['no container ports: Ray\'s defaults', (c: Parameters<Parameters<typeof sampleCluster>[0]>[0]) => { delete c.spec.headGroupSpec.template.spec!.containers![0]!.ports; },
+    ['no container ports: Ray\'s defaults', (c: RayClusterInput) => { delete c.spec.headGroupSpec.template.spec!.containers![0]!.ports; },
       ['client', 'dashboard', 'gcs-server', 'metrics', 'serve']],
-    ['unnamed ports become <port>-port', (c: Parameters<Parameters<typeof sampleCluster>[0]>[0]) => { c.spec.headGroupSpec.template.spec!.containers![0]!.ports = [{ containerPort: 7777 }]; },
+    ['unnamed ports become <port>-port', (c: RayClusterInput) => { c.spec.headGroupSpec.template.spec!.containers![0]!.ports = [{ containerPort: 7777 }]; },
       ['7777-port', 'metrics']],
   ])('%s', (_label, edit, names) => {
     expect(buildClusterHeadService(sampleCluster(edit), settings).spec?.ports?.map((p) => p.name)).toEqual(names);
