@@ -1,0 +1,55 @@
+// The operator as its own process, started the way a person runs it outside a cluster
+// (`rayjob-operator --kubeconfig ...` with KubeRay's flags), so scenarios can stop and start it (C20) and its
+// logs land in a file beside the sandbox's.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const operatorMain = fileURLToPath(new URL('../../../apps/operator/src/main.ts', import.meta.url));
+
+export interface OperatorProcessOptions {
+  kubeconfigPath: string;
+  logFile: string;
+  submitterImage?: string;
+  extraArgs?: string[];
+  env?: Record<string, string>;
+}
+
+export interface OperatorProcess {
+  start(): void;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  running(): boolean;
+}
+
+export function operatorProcess(options: OperatorProcessOptions): OperatorProcess {
+  let child: ChildProcess | undefined;
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  return {
+    start() {
+      if (child && child.exitCode === null) return;
+      const args = [
+        operatorMain,
+        `--kubeconfig=${options.kubeconfigPath}`,
+        '--metrics-addr=0',
+        '--health-probe-bind-address=0',
+        '--enable-leader-election=false',
+        ...(options.submitterImage ? [`--submitter-image=${options.submitterImage}`] : []),
+        ...(options.extraArgs ?? []),
+      ];
+      child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+      child.stdout?.pipe(log, { end: false });
+      child.stderr?.pipe(log, { end: false });
+    },
+    async stop(graceMs = 10_000) {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      const timer = setTimeout(() => running.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+  };
+}

@@ -1,0 +1,107 @@
+// The default driver: a sandbox cluster in this process tree (API server, Job controller, kubelet running
+// pods as real processes, the Ray emulator as the Ray image) with our operator as a separate process. Faults
+// are in-process: pods deleted through the API as `kubectl delete` would, Ray faults through the emulator's
+// control port inside the head pod, the operator stopped and started as a process.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fetch } from 'undici';
+import { startSandbox, type Sandbox } from '@rayjob/sandbox';
+import type { FaultName } from '../scenario/types.ts';
+import { operatorProcess, type OperatorProcess } from './operator-process.ts';
+import { resourcePath, restAccessFromKubeconfig, type RestAccess } from './rest-access.ts';
+import { scenarioImages } from './sandbox-images.ts';
+import type { Driver, FaultTarget, KubeObject, Resource } from './types.ts';
+
+const crds = ['ray.io_rayjobs.yaml', 'ray.io_rayclusters.yaml'].map((f) => fileURLToPath(new URL(`../../../packages/core/crds/${f}`, import.meta.url)));
+
+/** The emulator's fault control port inside a head pod (packages/sandbox ray image). */
+const rayFaultControlPort = 18265;
+
+export interface SandboxDriverOptions {
+  /** Operator flags beyond the defaults. */
+  operatorArgs?: string[];
+  /** Keep the sandbox folder (logs, kubeconfig) after close. */
+  dir?: string;
+}
+
+export interface SandboxDriver extends Driver {
+  readonly sandbox: Sandbox;
+  readonly operator: OperatorProcess;
+  readonly operatorLog: string;
+}
+
+async function expectOk(what: string, result: Promise<{ status: number; text: string }>, ok: (status: number) => boolean = (s) => s < 300): Promise<void> {
+  const { status, text } = await result;
+  if (!ok(status)) throw new Error(`${what}: ${status} ${text.slice(0, 300)}`);
+}
+
+export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
+  const sandbox = await startSandbox({ ...(options.dir && { dir: options.dir }), crds, images: scenarioImages() });
+  const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
+  const operatorLog = join(sandbox.dir, 'operator.log');
+  const operator = operatorProcess({ kubeconfigPath: sandbox.kubeconfigPath, logFile: operatorLog, ...(options.operatorArgs && { extraArgs: options.operatorArgs }) });
+  operator.start();
+
+  const deleteObject = (resource: Resource, namespace: string, name: string, body?: Record<string, unknown>) =>
+    expectOk(`delete ${resource} ${namespace}/${name}`, rest.request('DELETE', resourcePath(resource, namespace, name), body), (s) => s < 300 || s === 404);
+
+  const rayFault = async (target: FaultTarget, fault: 'restartJobHead' | 'killAgent'): Promise<void> => {
+    if (!target.headPod) throw new Error(`${fault}: the RayJob ${target.namespace}/${target.rayJob} has no head pod`);
+    const pod = await rest.get('pods', target.namespace, target.headPod);
+    const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
+    if (!ip) throw new Error(`${fault}: head pod ${target.headPod} has no IP`);
+    const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) throw new Error(`${fault}: ${response.status} ${await response.text()}`);
+  };
+
+  const faults: Record<FaultName, (t: FaultTarget) => Promise<void>> = {
+    deleteSubmitterPod: (t) => {
+      if (!t.submitterPod) throw new Error(`no submitter pod for ${t.namespace}/${t.rayJob}`);
+      return deleteObject('pods', t.namespace, t.submitterPod);
+    },
+    deleteSubmitterJob: (t) => deleteObject('jobs', t.namespace, t.rayJob, { propagationPolicy: 'Background' }),
+    killJobHead: (t) => rayFault(t, 'restartJobHead'),
+    killDashboardAgent: (t) => rayFault(t, 'killAgent'),
+    forceDeleteHeadPod: (t) => {
+      if (!t.headPod) throw new Error(`no head pod for ${t.namespace}/${t.rayJob}`);
+      return deleteObject('pods', t.namespace, t.headPod, { gracePeriodSeconds: 0 });
+    },
+    deleteHeadPod: (t) => {
+      if (!t.headPod) throw new Error(`no head pod for ${t.namespace}/${t.rayJob}`);
+      return deleteObject('pods', t.namespace, t.headPod);
+    },
+    stopOperator: () => operator.stop(),
+    startOperator: async () => operator.start(),
+    suspend: (t) => driver.mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: true } }),
+    resume: (t) => driver.mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: false } }),
+  };
+
+  const driver: SandboxDriver = {
+    name: 'sandbox',
+    kubeconfigPath: sandbox.kubeconfigPath,
+    abilities: new Set(['operatorRestart']),
+    sandbox,
+    operator,
+    operatorLog,
+    createNamespace: (namespace) =>
+      expectOk(`create namespace ${namespace}`, rest.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }), (s) => s < 300 || s === 409),
+    deleteNamespace: (namespace) => expectOk(`delete namespace ${namespace}`, rest.request('DELETE', `/api/v1/namespaces/${namespace}`), (s) => s < 300 || s === 404),
+    async apply(object) {
+      const o = object as KubeObject;
+      const resource = `${String(o.kind).toLowerCase()}s` as Resource;
+      await expectOk(`create ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`, rest.request('POST', resourcePath(resource, o.metadata.namespace ?? 'default'), object));
+    },
+    get: (resource, namespace, name) => rest.get(resource, namespace, name),
+    list: (resource, namespace, labelSelector) => rest.list(resource, namespace, labelSelector),
+    mergePatch: (resource, namespace, name, patch) =>
+      expectOk(`patch ${resource} ${namespace}/${name}`, rest.request('PATCH', resourcePath(resource, namespace, name), patch, 'application/merge-patch+json')),
+    dashboard: (namespace, service, path) => rest.dashboard(namespace, service, path),
+    fault: (fault, target) => faults[fault](target),
+    async close() {
+      await operator.stop();
+      await rest.close();
+      await sandbox.stop();
+    },
+  };
+  return driver;
+}

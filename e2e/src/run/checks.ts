@@ -1,0 +1,80 @@
+// Conditions over one observation, and the checks over a whole run: the exact final status, the cluster never
+// deleted under a live job, the Ray job run once per attempt, and the extra evidence a case asks for.
+import type { Condition, Outcome, Scenario } from '../scenario/types.ts';
+import type { Observation } from './observe.ts';
+
+export function holds(c: Condition, o: Observation): boolean {
+  if (c.deploymentStatus !== undefined && o.deploymentStatus !== c.deploymentStatus) return false;
+  if (c.jobStatus !== undefined && o.jobStatus !== c.jobStatus) return false;
+  if (c.progressAtLeast !== undefined && o.progress < c.progressAtLeast) return false;
+  if (c.submitterExited !== undefined && o.submitterExited !== c.submitterExited) return false;
+  if (c.clusterExists !== undefined && o.clusterExists !== c.clusterExists) return false;
+  if (c.failedAtLeast !== undefined && o.failed < c.failedAtLeast) return false;
+  return true;
+}
+
+export function describeCondition(c: Condition): string {
+  return Object.entries(c).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+}
+
+/** What the run saw, beyond the last observation. */
+export interface RunRecord {
+  observations: Observation[];
+  /** Submissions seen on each cluster (cluster name -> highest count). */
+  submissionsByCluster: Map<string, number>;
+  submitterPodsSeen: Set<string>;
+  lastLogs?: string;
+  lastRayStatus?: string;
+  clusterGoneAfterEnd?: boolean;
+}
+
+export function record(run: RunRecord, o: Observation): void {
+  run.observations.push(o);
+  if (o.cluster && o.submissions !== undefined) {
+    run.submissionsByCluster.set(o.cluster, Math.max(run.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
+  }
+  for (const pod of o.submitterPods) run.submitterPodsSeen.add(pod);
+  if (o.logs !== undefined) run.lastLogs = o.logs;
+  if (o.rayStatus !== undefined) run.lastRayStatus = o.rayStatus;
+}
+
+/** Every way the final state differs from `expect`; empty when it matches. */
+export function outcomeProblems(expect: Outcome, final: Observation, run: Pick<RunRecord, 'lastLogs' | 'lastRayStatus' | 'submitterPodsSeen'>): string[] {
+  const problems: string[] = [];
+  const same = (what: string, want: unknown, got: unknown) => {
+    if (want !== undefined && want !== got) problems.push(`${what}: want ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  };
+  same('jobDeploymentStatus', expect.deploymentStatus, final.deploymentStatus);
+  same('jobStatus', expect.jobStatus, final.jobStatus);
+  same('reason', expect.reason, final.reason);
+  same('succeeded', expect.succeeded, final.succeeded);
+  same('failed', expect.failed, final.failed);
+  same("Ray's own job status", expect.rayStatus, run.lastRayStatus);
+  if (expect.message !== undefined && !final.message.includes(expect.message)) {
+    problems.push(`message: want it to contain ${JSON.stringify(expect.message)}, got ${JSON.stringify(final.message)}`);
+  }
+  for (const line of expect.logsContain ?? []) {
+    if (!(run.lastLogs ?? '').includes(line)) problems.push(`the Ray job's logs lack ${JSON.stringify(line)}`);
+  }
+  if (expect.submitterPodsAtMost !== undefined && run.submitterPodsSeen.size > expect.submitterPodsAtMost) {
+    problems.push(`submitter pods: want at most ${expect.submitterPodsAtMost}, saw ${run.submitterPodsSeen.size} (${[...run.submitterPodsSeen].join(', ')})`);
+  }
+  return problems;
+}
+
+/** The invariants every scenario holds, whatever its outcome. */
+export function invariantProblems(scenario: Scenario, run: RunRecord): string[] {
+  const problems: string[] = [];
+  for (const o of run.observations) {
+    if (o.deploymentStatus === 'Running' && o.cluster && !o.clusterExists && o.rayStatus !== undefined) {
+      problems.push(`at ${(o.atMs / 1000).toFixed(1)}s the RayCluster ${o.cluster} was gone while the RayJob was Running`);
+      break;
+    }
+  }
+  for (const [cluster, count] of run.submissionsByCluster) {
+    if (count > scenario.runsPerAttempt) problems.push(`the Ray job was submitted ${count} times on ${cluster}`);
+  }
+  if (scenario.clusterAfter === 'deleted' && run.clusterGoneAfterEnd === false) problems.push('the RayCluster was not deleted after the job finished');
+  if (scenario.clusterAfter === 'kept' && run.clusterGoneAfterEnd === true) problems.push('the RayCluster was deleted although the spec keeps it');
+  return problems;
+}

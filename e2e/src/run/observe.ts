@@ -1,0 +1,141 @@
+// One look at a scenario's RayJob and everything around it, the way a person would look with kubectl:
+// the RayJob's status, its submitter (Job pod or sidecar container), its RayCluster and pods, and the Ray
+// job itself through the dashboard (progress from the logs, how many submissions the head knows).
+import type { Driver, KubeObject } from '../drivers/types.ts';
+
+export interface Observation {
+  atMs: number;
+  deploymentStatus: string;
+  jobStatus: string;
+  reason: string;
+  message: string;
+  failed: number;
+  succeeded: number;
+  jobId: string;
+  cluster: string;
+  clusterExists: boolean;
+  headPod?: string;
+  headPhase?: string;
+  workersRunning: number;
+  submitterPod?: string;
+  /** e.g. `Running`, `exited 0`, `exited 143`, `none`. */
+  submitter: string;
+  submitterExited: boolean;
+  /** Highest `step i/N` the job printed, or 0. */
+  progress: number;
+  progressOf: number;
+  /** Submissions the head's dashboard lists (undefined: the dashboard did not answer). */
+  submissions?: number;
+  /** The Ray job's logs as last read (undefined: not read). */
+  logs?: string;
+  /** Ray's status of the job (undefined: the dashboard did not answer). */
+  rayStatus?: string;
+  /** Names of every submitter pod present now. */
+  submitterPods: string[];
+}
+
+type PodStatus = {
+  phase?: string;
+  containerStatuses?: Array<{ name: string; state?: { running?: unknown; terminated?: { exitCode?: number } }; lastState?: { terminated?: { exitCode?: number } } }>;
+};
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+function containerState(pod: KubeObject, container?: string): { text: string; exited: boolean } {
+  const status = pod.status as PodStatus | undefined;
+  const statuses = status?.containerStatuses ?? [];
+  const cs = container === undefined ? statuses[0] : statuses.find((c) => c.name === container);
+  if (cs?.state?.terminated) return { text: `exited ${cs.state.terminated.exitCode ?? '?'}`, exited: true };
+  if (cs?.lastState?.terminated && !cs.state?.running) return { text: `exited ${cs.lastState.terminated.exitCode ?? '?'}`, exited: true };
+  if (pod.metadata.deletionTimestamp) return { text: 'Terminating', exited: false };
+  return { text: status?.phase ?? 'Pending', exited: status?.phase === 'Succeeded' || status?.phase === 'Failed' };
+}
+
+function lastStep(logs: string): { step: number; of: number } {
+  let step = 0;
+  let of = 0;
+  for (const m of logs.matchAll(/step (\d+)\/(\d+)/g)) {
+    step = Math.max(step, Number(m[1]));
+    of = Number(m[2]);
+  }
+  return { step, of };
+}
+
+export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now): Promise<Observation> {
+  const rayJob = await driver.get('rayjobs', namespace, name);
+  const status = (rayJob?.status ?? {}) as Record<string, unknown>;
+  const clusterName = str(status.rayClusterName);
+  const mode = str((rayJob?.spec ?? {}).submissionMode) || 'K8sJobMode';
+  const [cluster, pods] = await Promise.all([
+    clusterName === '' ? undefined : driver.get('rayclusters', namespace, clusterName),
+    driver.list('pods', namespace),
+  ]);
+  const ofCluster = pods.filter((p) => clusterName !== '' && p.metadata.labels?.['ray.io/cluster'] === clusterName);
+  const head = ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head' && !p.metadata.deletionTimestamp)
+    ?? ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head');
+  const workersRunning = ofCluster.filter((p) => p.metadata.labels?.['ray.io/node-type'] === 'worker' && (p.status as PodStatus | undefined)?.phase === 'Running').length;
+
+  let submitterPod: KubeObject | undefined;
+  const submitterPods: string[] = [];
+  let submitter = { text: 'none', exited: false };
+  if (mode === 'SidecarMode') {
+    if (head) submitter = containerState(head, 'ray-job-submitter');
+    submitterPod = head;
+  } else if (mode === 'K8sJobMode') {
+    const candidates = pods.filter((p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === name || p.metadata.labels?.['job-name'] === name);
+    submitterPods.push(...candidates.map((p) => p.metadata.name));
+    submitterPod = candidates.find((p) => !p.metadata.deletionTimestamp) ?? candidates[0];
+    if (submitterPod) submitter = containerState(submitterPod);
+  }
+
+  const observation: Observation = {
+    atMs: now() - startMs,
+    deploymentStatus: str(status.jobDeploymentStatus),
+    jobStatus: str(status.jobStatus),
+    reason: str(status.reason),
+    message: str(status.message),
+    failed: num(status.failed),
+    succeeded: num(status.succeeded),
+    jobId: str(status.jobId),
+    cluster: clusterName,
+    clusterExists: cluster !== undefined,
+    ...(head && { headPod: head.metadata.name, headPhase: (head.status as PodStatus | undefined)?.phase ?? 'Pending' }),
+    workersRunning,
+    ...(submitterPod && { submitterPod: submitterPod.metadata.name }),
+    submitter: submitter.text,
+    submitterExited: submitter.exited,
+    progress: 0,
+    progressOf: 0,
+    submitterPods,
+  };
+
+  if (cluster && head && (head.status as PodStatus | undefined)?.phase === 'Running') {
+    const service = `${clusterName}-head-svc`;
+    const list = await driver.dashboard(namespace, service, '/api/jobs/');
+    if (list?.status === 200) {
+      try {
+        const jobs = JSON.parse(list.body) as unknown[];
+        observation.submissions = jobs.length;
+      } catch { /* a non-JSON answer is no answer */ }
+    }
+    if (observation.jobId !== '') {
+      const job = await driver.dashboard(namespace, service, `/api/jobs/${encodeURIComponent(observation.jobId)}`);
+      if (job?.status === 200) {
+        try {
+          observation.rayStatus = str((JSON.parse(job.body) as { status?: unknown }).status);
+        } catch { /* ignore */ }
+      }
+      const logs = await driver.dashboard(namespace, service, `/api/jobs/${encodeURIComponent(observation.jobId)}/logs`);
+      if (logs?.status === 200) {
+        try {
+          observation.logs = str((JSON.parse(logs.body) as { logs?: unknown }).logs);
+          const { step, of } = lastStep(observation.logs);
+          observation.progress = step;
+          observation.progressOf = of;
+        } catch { /* ignore */ }
+      }
+    }
+  }
+  return observation;
+}

@@ -1,0 +1,76 @@
+// A scenario is data: the RayJob to apply, the steps that drive it (wait for a condition, trigger a fault,
+// hold a state for a while) and the outcome to assert. Drivers carry it out; the runner prints a timeline.
+import type { RayJobShape } from './manifests.ts';
+
+export type SubmissionMode = 'K8sJobMode' | 'SidecarMode' | 'HTTPMode' | 'InteractiveMode';
+
+/** What a person does to the cluster mid-job, by the names the manual tests use. */
+export type FaultName =
+  | 'deleteSubmitterPod'
+  | 'deleteSubmitterJob'
+  | 'killJobHead'
+  | 'killDashboardAgent'
+  | 'forceDeleteHeadPod'
+  | 'deleteHeadPod'
+  | 'stopOperator'
+  | 'startOperator'
+  | 'suspend'
+  | 'resume';
+
+/** A condition over one observation (see run/observe.ts); every field given must hold. */
+export interface Condition {
+  deploymentStatus?: string;
+  jobStatus?: string;
+  /** The job printed at least this many of its steps. */
+  progressAtLeast?: number;
+  /** The submitter (Job's pod or sidecar) has exited, with any code. */
+  submitterExited?: boolean;
+  /** The RayCluster exists (true) or is gone (false). */
+  clusterExists?: boolean;
+  /** Any attempt was counted as failed at least this many times (status.failed). */
+  failedAtLeast?: number;
+}
+
+export type Step =
+  | { kind: 'wait'; until: Condition; timeoutSeconds: number }
+  | { kind: 'fault'; fault: FaultName }
+  | { kind: 'hold'; seconds: number; while: Condition };
+
+/** The final status to assert, exactly. */
+export interface Outcome {
+  deploymentStatus: string;
+  jobStatus?: string;
+  reason?: string;
+  /** A substring of status.message (KubeRay's messages are long; the distinctive part is enough). */
+  message?: string;
+  succeeded?: number;
+  failed?: number;
+  /** Lines the Ray job's logs must contain (read through the dashboard before the cluster goes). */
+  logsContain?: string[];
+  /** Ray's own last status of the job as the dashboard last reported it (e.g. STOPPED after a deadline). */
+  rayStatus?: string;
+  /** At most this many submitter pods were ever seen (addition H: no retries of a finished job). */
+  submitterPodsAtMost?: number;
+}
+
+export interface Scenario {
+  /** C1..C25 for the status-correctness cases, or `lifecycle-<mode>`. */
+  id: string;
+  title: string;
+  mode: SubmissionMode;
+  rayJob: RayJobShape;
+  steps: Step[];
+  expect: Outcome;
+  /** The RayCluster must still exist when the Ray job is last seen running (never deleted under a live job). */
+  clusterKeptWhileRunning: true;
+  /** After the terminal status: the cluster is deleted (shutdownAfterJobFinishes) or kept. */
+  clusterAfter: 'deleted' | 'kept' | 'any';
+  /** How many times the Ray job may be submitted per attempt (1 = never twice). */
+  runsPerAttempt: 1;
+  /** KubeRay's outcome for the same input, from the reference; `expect` must differ from it where it is wrong. */
+  kuberay: Outcome & { note: string; sameAsOurs?: true };
+  /** Bound for the whole scenario (seconds). */
+  timeoutSeconds: number;
+  /** Needs abilities only some drivers have (e.g. in-process operator restarts). */
+  needs?: Array<'operatorRestart' | 'realRay'>;
+}

@@ -1,0 +1,133 @@
+// The scenarios as data: every E2E case of the reference is present, each names KubeRay's outcome, and where
+// KubeRay's outcome is wrong the asserted outcome is one KubeRay's would fail. Plus the pure parts of the
+// runner (conditions, checks, timeline, manifests).
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { holds, invariantProblems, outcomeProblems, type RunRecord } from '../src/run/checks.ts';
+import type { Observation } from '../src/run/observe.ts';
+import { createTimeline } from '../src/run/timeline.ts';
+import { rayJobManifest, stepsEntrypoint } from '../src/scenario/manifests.ts';
+import type { Outcome } from '../src/scenario/types.ts';
+import { scenarios } from '../src/scenarios/index.ts';
+
+/** The cases reference/status-correctness.md marks E2E (the reference lives beside the project, not in CI). */
+const e2eCases = ['C1', 'C2', 'C3', 'C6', 'C7', 'C8', 'C12', 'C15', 'C16', 'C17', 'C19', 'C20', 'C21', 'C22', 'C25'];
+
+const observation = (over: Partial<Observation> = {}): Observation => ({
+  atMs: 1000, deploymentStatus: 'Running', jobStatus: 'RUNNING', reason: '', message: '', failed: 0, succeeded: 0, jobId: 'j',
+  cluster: 'c', clusterExists: true, workersRunning: 0, submitter: 'Running', submitterExited: false, progress: 0, progressOf: 0,
+  submitterPods: [], ...over,
+});
+
+/** What the run would have recorded had KubeRay produced `outcome`. */
+const asKubeRay = (outcome: Outcome) => ({
+  final: observation({
+    deploymentStatus: outcome.deploymentStatus, jobStatus: outcome.jobStatus ?? '', reason: outcome.reason ?? '', message: outcome.message ?? '',
+    succeeded: outcome.succeeded ?? 0, failed: outcome.failed ?? 0,
+  }),
+  run: {
+    lastLogs: (outcome.logsContain ?? []).join('\n'),
+    ...(outcome.rayStatus !== undefined && { lastRayStatus: outcome.rayStatus }),
+    submitterPodsSeen: new Set(Array.from({ length: outcome.submitterPodsAtMost ?? 1 }, (_, i) => `pod-${i}`)),
+  },
+});
+
+describe('the scenario list', () => {
+  it('has one scenario per case the reference marks E2E, and a lifecycle per submission mode', () => {
+    expect(scenarios.map((s) => s.id).filter((id) => id.startsWith('C')).sort()).toEqual([...e2eCases].sort());
+    expect(scenarios.filter((s) => s.id.startsWith('lifecycle-')).map((s) => s.mode).sort()).toEqual(['HTTPMode', 'InteractiveMode', 'K8sJobMode', 'SidecarMode']);
+  });
+
+  it.each(scenarios.filter((s) => !s.kuberay.sameAsOurs).map((s) => [s.id, s] as const))('%s asserts an outcome that KubeRay\'s would fail', (_id, scenario) => {
+    const kuberay = asKubeRay(scenario.kuberay);
+    expect(outcomeProblems(scenario.expect, kuberay.final, kuberay.run)).not.toEqual([]);
+  });
+
+  it.each(scenarios.map((s) => [s.id, s] as const))('%s names KubeRay\'s outcome and is bounded', (_id, scenario) => {
+    expect(scenario.kuberay.note.length).toBeGreaterThan(3);
+    const stepBound = scenario.steps.reduce((sum, s) => sum + (s.kind === 'wait' ? s.timeoutSeconds : s.kind === 'hold' ? s.seconds : 0), 0);
+    expect(stepBound).toBeLessThanOrEqual(scenario.timeoutSeconds + 200);
+  });
+});
+
+describe('checks', () => {
+  it('a condition holds only when every field given holds', () => {
+    expect(holds({ deploymentStatus: 'Running', progressAtLeast: 5 }, observation({ progress: 5 }))).toBe(true);
+    expect(holds({ deploymentStatus: 'Running', progressAtLeast: 5 }, observation({ progress: 4 }))).toBe(false);
+    expect(holds({ submitterExited: true }, observation())).toBe(false);
+    expect(holds({ clusterExists: false, failedAtLeast: 2 }, observation({ clusterExists: false, failed: 2 }))).toBe(true);
+  });
+
+  it('reports each difference from the expected outcome by field', () => {
+    const problems = outcomeProblems(
+      { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', message: 'gone', logsContain: ['step 40/40'], submitterPodsAtMost: 1 },
+      observation({ deploymentStatus: 'Failed', jobStatus: 'RUNNING', message: 'other' }),
+      { lastLogs: 'step 39/40', submitterPodsSeen: new Set(['a', 'b']) },
+    );
+    expect(problems).toEqual([
+      'jobDeploymentStatus: want "Complete", got "Failed"',
+      'jobStatus: want "SUCCEEDED", got "RUNNING"',
+      'message: want it to contain "gone", got "other"',
+      'the Ray job\'s logs lack "step 40/40"',
+      'submitter pods: want at most 1, saw 2 (a, b)',
+    ]);
+  });
+
+  it('flags a cluster gone under a Running RayJob, a second submission, and a cluster kept or deleted against the spec', () => {
+    const scenario = scenarios.find((s) => s.id === 'C2');
+    if (!scenario) throw new Error('C2 missing');
+    const run: RunRecord = {
+      observations: [observation({ clusterExists: false, rayStatus: 'RUNNING' })],
+      submissionsByCluster: new Map([['c', 2]]),
+      submitterPodsSeen: new Set(),
+      clusterGoneAfterEnd: false,
+    };
+    expect(invariantProblems(scenario, run)).toEqual([
+      'at 1.0s the RayCluster c was gone while the RayJob was Running',
+      'the Ray job was submitted 2 times on c',
+      'the RayCluster was not deleted after the job finished',
+    ]);
+  });
+});
+
+describe('timeline', () => {
+  it('prints a line per change and per trigger, in the manual tests\' shape', () => {
+    const printed: string[] = [];
+    const t = createTimeline('[C1]', (line) => printed.push(line));
+    t.trigger(0, 'apply RayJob');
+    t.observe(observation({ progress: 3, progressOf: 40 }));
+    expect(t.observe(observation({ progress: 3, progressOf: 40, atMs: 2000 }))).toBeUndefined();
+    t.trigger(2500, '>>> deleteSubmitterPod', observation({ progress: 4, progressOf: 40, atMs: 2500 }));
+    expect(t.lines()).toEqual([
+      '[   0.0s] apply RayJob | ',
+      '[   1.0s]  | RUNNING Running | submitter Running | c head:none workers:0 | step 3/40',
+      '[   2.5s] >>> deleteSubmitterPod | RUNNING Running | submitter Running | c head:none workers:0 | step 4/40',
+    ]);
+    expect(printed[1]).toMatch(/^\[C1\] \[ {3}1\.0s\]/);
+  });
+});
+
+describe('manifests', () => {
+  it('builds a KubeRay-shaped RayJob with the case\'s knobs', () => {
+    const m = rayJobManifest('ns', 'job', { mode: 'K8sJobMode', steps: 4, stepSeconds: 0.1, workers: 2, submitterBackoffLimit: 0, shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0 }) as { spec: Record<string, unknown> };
+    expect(m.spec).toMatchObject({ submissionMode: 'K8sJobMode', submitterConfig: { backoffLimit: 0 }, shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0 });
+    expect(JSON.stringify(m.spec.rayClusterSpec)).toContain('"replicas":2');
+  });
+
+  it.each([
+    [{ steps: 3, stepSeconds: 0 }, 0, ['step 1/3', 'step 3/3', 'done']],
+    [{ steps: 2, stepSeconds: 0, exitCode: 3 }, 3, ['step 2/2', 'failing']],
+  ])('the steps entrypoint %j runs in a shell, prints its steps and exits as asked', (shape, code, lines) => {
+    let status = 0;
+    let out = '';
+    try {
+      out = execFileSync('sh', ['-c', stepsEntrypoint({ mode: 'K8sJobMode', ...shape })], { encoding: 'utf8' });
+    } catch (error) {
+      const e = error as { status: number; stdout: string };
+      status = e.status;
+      out = e.stdout;
+    }
+    expect(status).toBe(code);
+    for (const line of lines) expect(out).toContain(line);
+  });
+});
