@@ -33,3 +33,10 @@ export type { ControllerMetrics, ReconcileOutcome } from './controller/controlle
 
 export { createLogger, silentLogger, newReconcileId } from './log.ts';
 export type { Logger, LoggerOptions } from './log.ts';
+
+export { createStatusWriter, requeueOnConflict } from './status/status-writer.ts';
+export type { StatusWriter, StatusWriterOptions, StatusWriteResult } from './status/status-writer.ts';
+export { semanticEqual } from './status/semantic-equal.ts';
+export { createEventRecorder } from './events/event-recorder.ts';
+export type { EventRecorder, EventRecorderOptions, EventType } from './events/event-recorder.ts';
+export { microTime, rfc3339 } from './events/micro-time.ts';

@@ -81,7 +81,8 @@ describe('authentication and TLS from a kubeconfig', () => {
   const seen: Array<{ cn: string | undefined; authorization: string | undefined }> = [];
   const server = createServer({ cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
-    seen.push({ cn: peer?.subject?.CN, authorization: req.headers.authorization });
+    const cn = peer?.subject?.CN;
+    seen.push({ cn: Array.isArray(cn) ? cn[0] : cn, authorization: req.headers.authorization });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }));
   });
