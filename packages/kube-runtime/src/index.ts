@@ -40,3 +40,6 @@ export { semanticEqual } from './status/semantic-equal.ts';
 export { createEventRecorder } from './events/event-recorder.ts';
 export type { EventRecorder, EventRecorderOptions, EventType } from './events/event-recorder.ts';
 export { microTime, rfc3339 } from './events/micro-time.ts';
+export { createLeaderElector, defaultIdentity } from './leader/leader-election.ts';
+export type { LeaderElector, LeaderElectionOptions, ElectionEnd } from './leader/leader-election.ts';
+export type { Lease, LeaseSpec } from './leader/lease-lock.ts';
