@@ -1,3 +1,4 @@
+import { rayJobController } from './rayjob/controller.ts';
 import type { ControllerRegistration } from './types.ts';
 
 /**
@@ -5,6 +6,6 @@ import type { ControllerRegistration } from './types.ts';
  * (the RayCluster controller lives in ./raycluster/, the RayJob controller in ./rayjob/). The RayJob controller
  * does not depend on who turns a RayCluster into pods: it observes the head pod and the RayCluster's status.
  */
-export const controllers: ControllerRegistration[] = [];
+export const controllers: ControllerRegistration[] = [rayJobController()];
 
 export type { ControllerContext, ControllerRegistration, StartedController } from './types.ts';

@@ -1,26 +1,33 @@
+import type { KubeClient, Logger } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from '../config/config.ts';
+import type { SharedInformers } from '../runtime/shared-informers.ts';
+import type { DashboardRoute } from './rayjob/dashboards.ts';
 
-/**
- * What every controller gets from main: the parsed configuration and the shared runtime. The runtime field
- * grows as @rayjob/kube-runtime lands (informers, work queue, status writer, events, leader election).
- */
+/** What every controller gets from main: configuration and the shared runtime. */
 export interface ControllerContext {
   config: OperatorConfig;
-  /** Aborted when the operator shuts down or loses the leader lease: stop reconciling at once. */
-  signal: AbortSignal;
+  client: KubeClient;
+  informers: SharedInformers;
+  logger: Logger;
+  /** How Ray dashboards are reached (direct DNS name, or the API server's service proxy). */
+  dashboardRoute: DashboardRoute;
+  /** This replica's identity (the Lease holder and events' reportingInstance). */
+  identity: string;
 }
 
 export interface StartedController {
-  /** Finish in-flight reconciles, then release watches and timers. */
-  stop(): Promise<void>;
+  /** Runs the workers until `signal` aborts (shutdown or lost lease); resolves after in-flight reconciles end. */
+  run(signal: AbortSignal): Promise<void>;
+  /** Releases what the controller holds outside the API server (dashboard connections, log tails). */
+  close(): Promise<void>;
 }
 
 /**
- * One controller of the operator (KubeRay's RayCluster, RayJob, ...). `start` registers its watches and
- * workers with the runtime and resolves once it is running.
+ * One controller of the operator (KubeRay's RayCluster, RayJob, ...). `setup` registers its informers and
+ * handlers with the shared runtime; main then starts the informers and, once this replica leads, `run`.
  */
 export interface ControllerRegistration {
   /** KubeRay's controller name, used in logs and controller_runtime_* metric labels (e.g. "rayjob"). */
   name: string;
-  start(ctx: ControllerContext): Promise<StartedController>;
+  setup(ctx: ControllerContext): StartedController;
 }

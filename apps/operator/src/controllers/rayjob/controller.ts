@@ -1,0 +1,120 @@
+import type { K8sJob, Pod, RayCluster, RayJob, Service } from '@rayjob/core';
+import { createController, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
+import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
+import { createDashboardClients } from './dashboards.ts';
+import { createJobFollowers, type JobFollowers } from './job-followers.ts';
+import { createKubeWriter } from './kube-writer.ts';
+import { createNodeTables } from './node-tables.ts';
+import type { ObjectView } from './object-view.ts';
+import { createRayJobReconciler, type RayJobReconciler } from './reconcile.ts';
+
+/** KubeRay's event recorder name for RayJobs. */
+export const RAYJOB_CONTROLLER_NAME = 'rayjob-controller';
+/** The operator's caches only see objects KubeRay labels as its own (Jobs, and pods: heads and submitters). */
+export const CREATED_BY_SELECTOR = 'app.kubernetes.io/created-by=kuberay-operator';
+/** RayJobs by the RayCluster they use (owned or selected): a cluster's or head pod's change reaches them. */
+const CLUSTER_INDEX = 'rayClusterName';
+
+export interface RayJobControllerOptions {
+  /** Seconds between dashboard polls of a Running job whose changes arrive by events (KubeRay polls every 3 s). */
+  runningPollSeconds?: number;
+}
+
+export interface RayJobControllerHandle extends StartedController {
+  readonly reconciler: RayJobReconciler;
+  readonly followers: JobFollowers;
+  /** Dashboard node-table requests sent so far (one per cluster per wave, whatever the number of jobs). */
+  nodeTableRequests(): number;
+}
+
+export function rayJobController(options: RayJobControllerOptions = {}): ControllerRegistration & { setup(ctx: ControllerContext): RayJobControllerHandle } {
+  return { name: 'rayjob', setup: (ctx) => setup(ctx, options) };
+}
+
+function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJobControllerHandle {
+  const { informers, config } = ctx;
+  const rayJobs = informers.get<RayJob & KubeObject>(resources.rayJobs, undefined, {
+    [CLUSTER_INDEX]: (j) => (j.status?.rayClusterName ? [`${j.metadata.namespace}/${j.status.rayClusterName}`] : []),
+  });
+  const clusters = informers.get<RayCluster & KubeObject>(resources.rayClusters);
+  const jobs = informers.get<K8sJob & KubeObject>(resources.jobs, CREATED_BY_SELECTOR);
+  const pods = informers.get<Pod & KubeObject>(resources.pods, CREATED_BY_SELECTOR);
+  const services = informers.get<Service & KubeObject>(resources.services);
+
+  const view = objectView(ctx);
+  const writer = createKubeWriter(ctx.client, RAYJOB_CONTROLLER_NAME, ctx.identity);
+  const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => writer.readSecretKey(ns, name, key));
+  const nodeTables = createNodeTables();
+  const log = ctx.logger.child({ controller: 'rayjob' });
+
+  const controller = createController({
+    name: 'rayjob',
+    concurrency: config.reconcileConcurrency,
+    logger: ctx.logger,
+    reconcile: async (request, rctx) => {
+      const result = await reconciler.reconcile(request.namespace ?? 'default', request.name);
+      if (rctx.signal.aborted) return;
+      switch (result.kind) {
+        case 'done':
+          return result.requeueAfterSeconds === undefined ? undefined : result.requeueAfterSeconds <= 0 ? { requeue: true } : { requeueAfterMs: result.requeueAfterSeconds * 1000 };
+        case 'conflict':
+          return { requeue: true };
+        case 'error':
+          throw new Error(result.message);
+      }
+    },
+  });
+  const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
+  const reconciler = createRayJobReconciler({
+    view,
+    writer,
+    dashboards,
+    nodeTables,
+    followers,
+    settings: config.settings,
+    runningPollSeconds: options.runningPollSeconds ?? 30,
+    log: { info: (f, m) => log.info(f, m), error: (f, m) => log.error(f, m) },
+  });
+
+  // RayJobs using a cluster, owned or selected: a cluster's, its head Service's or head pod's change reaches them.
+  const usersOf = (namespace: string | undefined, clusterName: string | undefined): string[] =>
+    clusterName ? rayJobs.flatMap((i) => i.cache.byIndex(CLUSTER_INDEX, `${namespace}/${clusterName}`)).map((j) => objectKey(j)) : [];
+  for (const i of rayJobs) controller.watch(i);
+  for (const i of clusters) controller.watch(i, (c) => [...ownerKeys('RayJob', 'ray.io')(c), ...usersOf(c.metadata.namespace, c.metadata.name)]);
+  for (const i of jobs) controller.watch(i, ownerKeys('RayJob', 'ray.io'));
+  for (const i of services) controller.watch(i, (s) => [...ownerKeys('RayJob', 'ray.io')(s), ...usersOf(s.metadata.namespace, s.metadata.labels?.['ray.io/cluster'])]);
+  for (const i of pods as Array<Informer<Pod & KubeObject>>) {
+    controller.watch(i, (p) => {
+      // A submitter pod belongs to the Job named after its RayJob; a head pod to its cluster's RayJobs.
+      const jobOwner = (p.metadata.ownerReferences ?? []).find((r) => r.kind === 'Job' && r.controller);
+      const keys = jobOwner ? [objectKey({ metadata: { namespace: p.metadata.namespace, name: jobOwner.name } })] : [];
+      return [...keys, ...usersOf(p.metadata.namespace, p.metadata.labels?.['ray.io/cluster'])];
+    });
+  }
+
+  return {
+    reconciler,
+    followers,
+    nodeTableRequests: () => nodeTables.requests,
+    run: (signal) => controller.start(signal),
+    async close() {
+      await followers.stopAll();
+      await dashboards.close();
+    },
+  };
+}
+
+/** Cache reads for the reconciler, across the informers of the watched namespaces. */
+function objectView(ctx: ControllerContext): ObjectView {
+  const { informers } = ctx;
+  const get = <T extends KubeObject>(type: Parameters<typeof informers.forNamespace>[0], ns: string, name: string, selector?: string): T | undefined =>
+    informers.forNamespace<T>(type, ns, selector)?.cache.getByName(ns, name);
+  return {
+    rayJob: (ns, name) => get<RayJob & KubeObject>(resources.rayJobs, ns, name),
+    rayCluster: (ns, name) => get<RayCluster & KubeObject>(resources.rayClusters, ns, name),
+    service: (ns, name) => get<Service & KubeObject>(resources.services, ns, name),
+    job: (ns, name) => get<K8sJob & KubeObject>(resources.jobs, ns, name, CREATED_BY_SELECTOR),
+    pods: (ns, labels) =>
+      (informers.forNamespace<Pod & KubeObject>(resources.pods, ns, CREATED_BY_SELECTOR)?.cache.byLabels({ ...labels }) ?? []).filter((p) => p.metadata.namespace === ns),
+  };
+}

@@ -1,0 +1,97 @@
+import type { LookupFunction } from 'node:net';
+import { authSecretName, clusterHeadServiceName, tokenAuthEnabled, type RayCluster } from '@rayjob/core';
+import { createRayClient, type RayClient } from '@rayjob/ray-client';
+
+/** How the operator reaches a cluster's dashboard (KubeRay §3.7). */
+export interface DashboardRoute {
+  /** true: through the API server's service proxy (`--use-kubernetes-proxy`). */
+  useKubernetesProxy: boolean;
+  /** API server base URL and the Authorization header value for the proxy route. */
+  apiServer?: { url: string; authorization?: string | undefined; ca?: string | undefined } | undefined;
+  /** Name resolution for the direct route (a sandbox's cluster DNS when the operator runs outside it). */
+  lookup?: LookupFunction | undefined;
+}
+
+/** Reads the `auth_token` key of a Secret; undefined when the Secret or key is missing. Never logged. */
+export type SecretReader = (namespace: string, name: string, key: string) => Promise<string | undefined>;
+
+export type ClientResult = { ok: true; client: RayClient } | { ok: false; message: string };
+
+/**
+ * One Ray client per (cluster, address, token): connections are pooled per cluster, and a rotated token or a
+ * new attempt's cluster gets a fresh client. Clients of clusters not used for `idleMs` are closed.
+ */
+export interface DashboardClients {
+  clientFor(cluster: RayCluster, dashboardURL: string): Promise<ClientResult>;
+  close(): Promise<void>;
+}
+
+const DIRECT_TIMEOUT_MS = 2_000;
+const PROXY_TIMEOUT_MS = 10_000;
+
+export function createDashboardClients(route: DashboardRoute, readSecret: SecretReader, idleMs = 10 * 60_000): DashboardClients {
+  const clients = new Map<string, { client: RayClient; usedAt: number }>();
+
+  function address(cluster: RayCluster, dashboardURL: string): string {
+    if (!route.useKubernetesProxy || !route.apiServer) return /^https?:\/\//.test(dashboardURL) ? dashboardURL : `http://${dashboardURL}`;
+    const ns = cluster.metadata.namespace ?? 'default';
+    const svc = cluster.status?.head?.serviceName || clusterHeadServiceName(cluster);
+    return `${route.apiServer.url.replace(/\/$/, '')}/api/v1/namespaces/${ns}/services/${svc}:dashboard/proxy`;
+  }
+
+  async function token(cluster: RayCluster): Promise<{ ok: true; token?: string } | { ok: false; message: string }> {
+    if (!tokenAuthEnabled(cluster.spec)) return { ok: true };
+    const ns = cluster.metadata.namespace ?? 'default';
+    const name = authSecretName(cluster.metadata.name ?? '', cluster.spec);
+    const value = await readSecret(ns, name, 'auth_token');
+    if (!value) return { ok: false, message: `the Ray auth token Secret ${ns}/${name} (key auth_token) is missing` };
+    return { ok: true, token: value.trim() };
+  }
+
+  function sweep(now: number): void {
+    for (const [key, entry] of clients) {
+      if (now - entry.usedAt > idleMs) {
+        clients.delete(key);
+        void entry.client.close();
+      }
+    }
+  }
+
+  return {
+    async clientFor(cluster, dashboardURL) {
+      const auth = await token(cluster);
+      if (!auth.ok) return auth;
+      const base = address(cluster, dashboardURL);
+      // The token is part of the key (so a rotated token takes effect) but only as a fingerprint-free marker
+      // of identity inside this process; keys are never logged.
+      const key = `${cluster.metadata.uid ?? ''}|${base}|${auth.token ?? ''}`;
+      const now = Date.now();
+      sweep(now);
+      const existing = clients.get(key);
+      if (existing) {
+        existing.usedAt = now;
+        return { ok: true, client: existing.client };
+      }
+      try {
+        const proxied = route.useKubernetesProxy && route.apiServer;
+        const client = createRayClient({
+          address: base,
+          ...(auth.token !== undefined && { token: auth.token }),
+          ...(proxied && route.apiServer?.authorization !== undefined && { apiServerAuthorization: route.apiServer.authorization }),
+          ...(proxied && route.apiServer?.ca !== undefined && { tls: { ca: route.apiServer.ca } }),
+          ...(!proxied && route.lookup !== undefined && { lookup: route.lookup }),
+          timeoutMs: proxied ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
+        });
+        clients.set(key, { client, usedAt: now });
+        return { ok: true, client };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    async close() {
+      const all = [...clients.values()];
+      clients.clear();
+      await Promise.all(all.map((e) => e.client.close()));
+    },
+  };
+}

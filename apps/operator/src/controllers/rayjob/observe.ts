@@ -1,0 +1,98 @@
+import {
+  clusterHeadServiceName,
+  needsDashboardQuery,
+  needsDriverNodeCheck,
+  rayJobHeadServiceName,
+  type DashboardObservation,
+  type DecisionInput,
+  type DecisionSettings,
+  type DriverNodeObservation,
+  type OperatorMemory,
+  type RayCluster,
+  type RayJob,
+} from '@rayjob/core';
+import type { DashboardClients } from './dashboards.ts';
+import type { NodeTables } from './node-tables.ts';
+import { ownedBy, type ObjectView } from './object-view.ts';
+
+export interface ObserveDeps {
+  view: ObjectView;
+  dashboards: DashboardClients;
+  nodeTables: NodeTables;
+  settings: DecisionSettings;
+}
+
+/**
+ * Everything core.decide reads about one RayJob: cached objects (its RayCluster, the cluster's head Service and
+ * head pods, the RayJob head Service, the submitter Job and its pods), and — only when core says the decision
+ * needs them — the job's status from the dashboard and the driver node's liveness.
+ * Objects that carry the right name but are not owned by this RayJob are not ours and are left out (creating
+ * them then fails clearly instead of adopting a stranger's object).
+ */
+export async function observe(rayJob: RayJob, memory: OperatorMemory, deps: ObserveDeps, now: Date, random: () => number): Promise<DecisionInput> {
+  const { view } = deps;
+  const ns = rayJob.metadata.namespace ?? 'default';
+  const name = rayJob.metadata.name ?? '';
+  const status = rayJob.status ?? {};
+  const selectorMode = Object.keys(rayJob.spec.clusterSelector ?? {}).length > 0;
+  const clusterName = status.rayClusterName;
+  const candidate = clusterName ? view.rayCluster(ns, clusterName) : undefined;
+  const cluster = candidate && (selectorMode || ownedBy(candidate, rayJob)) ? candidate : undefined;
+  const clusterHeadService = cluster ? view.service(ns, clusterHeadServiceName(cluster)) : undefined;
+  const ownHeadService = view.service(ns, rayJobHeadServiceName(rayJob));
+  const jobCandidate = view.job(ns, name);
+  const submitterJob = jobCandidate && ownedBy(jobCandidate, rayJob) ? jobCandidate : undefined;
+  const submitterPods = submitterJob ? view.pods(ns, { 'job-name': name }).filter((p) => ownedBy(p, submitterJob)) : [];
+  const headPods = cluster && clusterName ? view.pods(ns, { 'ray.io/cluster': clusterName, 'ray.io/node-type': 'head' }) : [];
+  const remote = await observeDashboard(rayJob, cluster, deps);
+  return {
+    rayJob,
+    cluster,
+    clusterHeadService,
+    rayJobHeadService: ownHeadService && ownedBy(ownHeadService, rayJob) ? ownHeadService : undefined,
+    submitterJob,
+    submitterPods,
+    headPods,
+    dashboard: remote.dashboard,
+    driverNode: remote.driverNode,
+    memory,
+    settings: deps.settings,
+    now,
+    random,
+  };
+}
+
+interface RemoteObservation {
+  dashboard: DashboardObservation;
+  driverNode: DriverNodeObservation;
+}
+
+const notAsked: RemoteObservation = { dashboard: { kind: 'not-queried' }, driverNode: { kind: 'not-checked' } };
+
+async function observeDashboard(rayJob: RayJob, cluster: RayCluster | undefined, deps: ObserveDeps): Promise<RemoteObservation> {
+  if (!needsDashboardQuery(rayJob) || !cluster) return notAsked;
+  const jobId = rayJob.status?.jobId ?? '';
+  const access = await deps.dashboards.clientFor(cluster, rayJob.status?.dashboardURL ?? '');
+  if (!access.ok) return { dashboard: { kind: 'unreachable', reason: access.message }, driverNode: { kind: 'not-checked' } };
+  const answer = await access.client.getJob(jobId);
+  switch (answer.kind) {
+    case 'ok': {
+      const job = answer.value;
+      const info = {
+        status: job.status,
+        message: job.message ?? undefined,
+        startTime: job.start_time ?? undefined,
+        endTime: job.end_time ?? undefined,
+        driverNodeId: job.driver_node_id || undefined,
+      };
+      const driverNode: DriverNodeObservation = needsDriverNodeCheck(info)
+        ? await deps.nodeTables.driverNode(cluster.metadata.uid ?? access.client.baseUrl, access.client, info.driverNodeId)
+        : { kind: 'not-checked' };
+      return { dashboard: { kind: 'found', info }, driverNode };
+    }
+    case 'not-found':
+      return { dashboard: { kind: 'not-found' }, driverNode: { kind: 'not-checked' } };
+    default:
+      return { dashboard: { kind: 'unreachable', reason: `${answer.kind}: ${answer.message}` }, driverNode: { kind: 'not-checked' } };
+  }
+}

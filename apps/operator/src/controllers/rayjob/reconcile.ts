@@ -1,0 +1,131 @@
+import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob } from '@rayjob/core';
+import type { DashboardClients } from './dashboards.ts';
+import { execute } from './executor.ts';
+import type { JobFollowers } from './job-followers.ts';
+import type { KubernetesObject, KubeWriter } from './kube-writer.ts';
+import type { NodeTables } from './node-tables.ts';
+import type { ObjectView } from './object-view.ts';
+import { observe } from './observe.ts';
+import { secondsToNextTimer } from './wakeups.ts';
+
+export interface ReconcileLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface RayJobReconcilerDeps {
+  view: ObjectView;
+  writer: KubeWriter;
+  dashboards: DashboardClients;
+  nodeTables: NodeTables;
+  followers: JobFollowers;
+  settings: DecisionSettings;
+  /**
+   * How often a Running RayJob is polled when watch events and a log tail already bring its changes (KubeRay:
+   * every 3 s). Timers still wake it exactly when they fall due.
+   */
+  runningPollSeconds: number;
+  log: ReconcileLogger;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** What the work queue does next with this key. */
+export type ReconcileResult =
+  | { kind: 'done'; requeueAfterSeconds?: number | undefined }
+  /** Someone wrote the object first: decide again on the fresh copy (rate-limited requeue). */
+  | { kind: 'conflict'; what: string }
+  | { kind: 'error'; message: string };
+
+export interface RayJobReconciler {
+  reconcile(namespace: string, name: string): Promise<ReconcileResult>;
+  /** Operator memory per RayJob UID (addition F's clock, HTTPMode submit failures, acknowledged stops). */
+  readonly memories: ReadonlyMap<string, OperatorMemory>;
+}
+
+export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconciler {
+  const memories = new Map<string, OperatorMemory>();
+  const uidByKey = new Map<string, string>();
+  const now = deps.now ?? (() => new Date());
+  const random = deps.random ?? Math.random;
+
+  async function reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    const raw = deps.view.rayJob(namespace, name);
+    const key = `${namespace}/${name}`;
+    if (!raw) {
+      deps.followers.stop(key);
+      const gone = uidByKey.get(key);
+      if (gone !== undefined) memories.delete(gone);
+      uidByKey.delete(key);
+      return { kind: 'done' };
+    }
+    const uid = raw.metadata.uid ?? '';
+    const previous = uidByKey.get(key);
+    if (previous !== undefined && previous !== uid) memories.delete(previous);
+    uidByKey.set(key, uid);
+    const managedBy = (raw.spec as { managedBy?: string } | undefined)?.managedBy;
+    if (!isManagedBy(managedBy, deps.settings.managedBy)) return { kind: 'done' };
+
+    const parsed = parseRayJob(raw);
+    if (!parsed.ok) return unreadable(raw, parsed.message);
+    const rayJob = parsed.rayJob;
+    const memory = memories.get(uid) ?? {};
+    const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings }, now(), random);
+    const decision = decide(input);
+    const status = decision.status;
+    const fields = { RayJob: key, JobStatus: status.jobStatus ?? '', JobDeploymentStatus: status.jobDeploymentStatus ?? '', SubmissionMode: rayJob.spec.submissionMode };
+    for (const note of decision.notes) deps.log.info(fields, note);
+
+    const outcome = await execute(raw, decision, {
+      writer: deps.writer,
+      dashboards: deps.dashboards,
+      cluster: input.cluster,
+      log: (message, extra) => deps.log.info({ ...fields, ...extra }, message),
+      now,
+    });
+    memories.set(uid, outcome.memory);
+    if (outcome.kind === 'conflict') return { kind: 'conflict', what: outcome.what };
+    if (outcome.kind === 'error') {
+      deps.log.error({ ...fields, error: outcome.message }, 'Reconcile failed');
+      return { kind: 'error', message: outcome.message };
+    }
+    if (outcome.statusWritten) deps.log.info(fields, 'updateRayJobStatus');
+
+    // The end of a job without a submitter (HTTPMode, InteractiveMode) is seen through its log tail, which
+    // closes when the job ends: no 3 s polling of the dashboard.
+    const running = status.jobDeploymentStatus === 'Running' && !!status.jobId && !!input.cluster && !!status.dashboardURL;
+    const mode = rayJob.spec.submissionMode ?? 'K8sJobMode';
+    const follows = running && (mode === 'HTTPMode' || mode === 'InteractiveMode') && decision.status.jobStatus !== '';
+    if (follows && input.cluster) deps.followers.follow(key, input.cluster, status.dashboardURL ?? '', status.jobId ?? '');
+    else deps.followers.stop(key);
+
+    let requeue = decision.requeueAfterSeconds;
+    if (running && requeue !== undefined && requeue > 0) {
+      // K8sJobMode and SidecarMode: the submitter Job's and head pod's watch events bring the end of the job.
+      const eventDriven = mode === 'K8sJobMode' || mode === 'SidecarMode' || deps.followers.isFollowing(key);
+      if (eventDriven) {
+        const timer = secondsToNextTimer(input, outcome.memory);
+        requeue = Math.max(requeue, deps.runningPollSeconds);
+        if (timer !== undefined) requeue = Math.min(requeue, timer);
+      }
+    }
+    return { kind: 'done', requeueAfterSeconds: requeue };
+  }
+
+  /**
+   * A RayJob whose spec zod cannot read (e.g. an unknown submissionMode, which the CRD does not constrain):
+   * ValidationFailed with a message naming the field, and a Warning event, as for any invalid spec.
+   */
+  async function unreadable(raw: RayJob, message: string): Promise<ReconcileResult> {
+    const status = raw.status ?? {};
+    if (status.jobDeploymentStatus === 'ValidationFailed' && status.message === message) return { kind: 'done' };
+    await deps.writer.recordEvent(raw as KubernetesObject, {
+      type: 'Warning', reason: 'InvalidRayJobSpec', action: 'Validate', note: `${raw.metadata.namespace}/${raw.metadata.name}: ${message}`,
+    });
+    const r = await deps.writer.replaceRayJobStatus({ ...raw, status: { ...status, jobDeploymentStatus: 'ValidationFailed', reason: 'ValidationFailed', message } } as RayJob);
+    if (r.ok) return { kind: 'done' };
+    return r.code === 409 ? { kind: 'conflict', what: 'status' } : { kind: 'error', message: r.message };
+  }
+
+  return { reconcile, memories };
+}

@@ -1,0 +1,139 @@
+// One sandbox per test file: API server with the ray.io CRDs, Job controller, kubelet running pods as processes
+// (Ray images -> the Ray emulator, our submitter image -> our submitter's source), the test-only RayCluster
+// stand-in, and the operator under test in this process (cluster DNS through the sandbox's lookup).
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '@rayjob/kube-runtime';
+import { startSandbox, rayEmulatorImage, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
+import { loadConfig } from '../../src/config/config.ts';
+import { rayJobController, type RayJobControllerHandle } from '../../src/controllers/rayjob/controller.ts';
+import { startOperator, type RunningOperator } from '../../src/operator.ts';
+import { api, eventually, type Json } from './api.ts';
+import { startRayClusterStandIn, type StandIn } from './raycluster-standin.ts';
+
+const repo = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
+export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
+export const RAY_IMAGE = 'rayproject/ray:2.58.0';
+
+/** Our submitter image: `/submitter ...` runs the submitter's source with this Node. */
+export function submitterImage(): ImageProgram {
+  const main = repo('apps/submitter-sidecar/src/main.ts');
+  return {
+    entrypoint: ['/submitter'],
+    rewrite: (argv) => (argv[0] === '/submitter' ? [process.execPath, main, ...argv.slice(1)] : argv),
+  };
+}
+
+export interface Env {
+  sandbox: Sandbox;
+  url: string;
+  standIn: StandIn;
+  operator: RunningOperator;
+  rayjob: RayJobControllerHandle;
+  /** Starts another operator replica (same flags unless given). */
+  startOperator(argv?: string[], identity?: string): Promise<{ operator: RunningOperator; rayjob: RayJobControllerHandle }>;
+  stop(): Promise<void>;
+}
+
+/** Short timers (tests), KubeRay's otherwise. */
+export const testEnvVars = {
+  RAYJOB_STATUS_CHECK_TIMEOUT_SECONDS: '60',
+};
+
+export const baseArgv = ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE];
+
+export async function startEnv(argv: string[] = []): Promise<Env> {
+  const sandbox = await startSandbox({
+    crds: [repo('packages/core/crds/ray.io_rayjobs.yaml'), repo('packages/core/crds/ray.io_rayclusters.yaml')],
+    images: {
+      'rayproject/ray': rayEmulatorImage({ emulatorCli: repo('packages/ray-emulator/src/cli.ts') }),
+      'rayjob.test/submitter': submitterImage(),
+    },
+  });
+  const standIn = startRayClusterStandIn(sandbox.url);
+  const launch = async (args: string[], identity?: string) => {
+    const loaded = loadConfig([...baseArgv, '--kubeconfig', sandbox.kubeconfigPath, ...args], testEnvVars);
+    if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
+    const registration = rayJobController({ runningPollSeconds: 30 });
+    let handle: RayJobControllerHandle | undefined;
+    const operator = await startOperator({
+      config: loaded.config,
+      controllers: [{ name: registration.name, setup: (ctx) => {
+        const h = registration.setup(ctx);
+        handle = h;
+        return h;
+      } }],
+      ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
+      ...(identity && { identity }),
+      logger: silentTestLogger(),
+    });
+    if (!handle) throw new Error('the rayjob controller was not set up');
+    return { operator, rayjob: handle };
+  };
+  const first = await launch(argv);
+  const extra: RunningOperator[] = [];
+  return {
+    sandbox,
+    url: sandbox.url,
+    standIn,
+    operator: first.operator,
+    rayjob: first.rayjob,
+    async startOperator(args = argv, identity) {
+      const started = await launch(args, identity);
+      extra.push(started.operator);
+      return started;
+    },
+    async stop() {
+      for (const o of extra) await o.stop();
+      await first.operator.stop();
+      await standIn.stop();
+      await sandbox.stop();
+    },
+  };
+}
+
+/** Quiet unless OPERATOR_TEST_LOG=info (or debug) asks for the operator's JSON logs. */
+const silentTestLogger = () => createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' });
+
+/** A RayJob manifest with a one-container head running the Ray image. */
+export function rayJobManifest(name: string, spec: Json = {}): Json {
+  return {
+    apiVersion: 'ray.io/v1',
+    kind: 'RayJob',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      entrypoint: 'echo hello; sleep 1; echo done',
+      rayClusterSpec: {
+        rayVersion: '2.58.0',
+        headGroupSpec: {
+          rayStartParams: {},
+          template: { spec: { containers: [{ name: 'ray-head', image: RAY_IMAGE, ports: [{ name: 'dashboard', containerPort: 8265 }] }] } },
+        },
+      },
+      ...spec,
+    },
+  };
+}
+
+export async function createRayJob(url: string, manifest: Json): Promise<Json> {
+  const r = await api(url, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', manifest);
+  if (r.status !== 201) throw new Error(`create RayJob: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export const getRayJob = async (url: string, name: string): Promise<Json> => (await api(url, 'GET', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).body;
+
+/** Waits for the RayJob's deployment status, failing fast when it lands in another terminal one. */
+export async function waitForDeployment(url: string, name: string, want: string, ms = 40_000): Promise<Json> {
+  return eventually(`RayJob ${name} to be ${want}`, async () => {
+    const job = await getRayJob(url, name);
+    const got = job?.status?.jobDeploymentStatus;
+    if (got === want) return job;
+    if (['Complete', 'Failed', 'ValidationFailed'].includes(got) && got !== want) throw new Error(`RayJob ${name} is ${got}: ${JSON.stringify(job.status)}`);
+    return undefined;
+  }, ms);
+}
+
+export async function listEvents(url: string, name: string): Promise<Json[]> {
+  const r = await api(url, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events');
+  return (r.body?.items ?? []).filter((e: Json) => e.regarding?.name === name);
+}
