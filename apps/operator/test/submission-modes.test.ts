@@ -43,7 +43,7 @@ describe('SidecarMode', () => {
     expect((await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs/side-ok')).status).toBe(404);
   });
 
-  it('C12: the head pod deleted mid-job -> Failed/AppFailed "Ray head pod not found."; the head is not recreated', async () => {
+  it('C12: the head pod deleted mid-job -> Failed/AppFailed "Ray head pod not found."', async () => {
     await createRayJob(env.url, rayJobManifest('side-head', { submissionMode: 'SidecarMode', entrypoint: 'sleep 60' }));
     const running = await waitForDeployment(env.url, 'side-head', 'Running', 60_000);
     const head = await eventually('the head pod', () => env.standIn.heads.get(running.status.rayClusterName));
