@@ -27,7 +27,11 @@ export interface RayJobControllerHandle extends StartedController {
   nodeTableRequests(): number;
 }
 
-export function rayJobController(options: RayJobControllerOptions = {}): ControllerRegistration & { setup(ctx: ControllerContext): RayJobControllerHandle } {
+export interface RayJobControllerRegistration extends ControllerRegistration {
+  setup(ctx: ControllerContext): RayJobControllerHandle;
+}
+
+export function rayJobController(options: RayJobControllerOptions = {}): RayJobControllerRegistration {
   return { name: 'rayjob', setup: (ctx) => setup(ctx, options) };
 }
 
