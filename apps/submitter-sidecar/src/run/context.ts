@@ -43,8 +43,10 @@ export function pacingFor(config: Pick<SubmitterConfig, 'driverLostAfterMs' | 'm
   const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));
   return {
     healthPollMs: clamp((config.healthTimeoutMs ?? Infinity) / 4, 50, 2_000),
-    // Several looks per --driver-lost-after, so a lost driver is noticed close to the bound.
-    statusPollMs: clamp(config.driverLostAfterMs / 4, 50, 2_000),
+    // At most 0.5 s between looks while following: a DEAD driver node is first seen within half a second, and
+    // the watcher then looks again exactly when --driver-lost-after falls due, so exit 5 comes within a second
+    // of the bound. Shorter bounds look more often (ten looks per bound).
+    statusPollMs: clamp(config.driverLostAfterMs / 10, 50, 500),
     backoffMinMs: clamp(config.maxUnreachableMs / 40, 25, 250),
     backoffMaxMs: clamp(config.maxUnreachableMs / 4, 100, 5_000),
     tailGraceMs: 5_000,

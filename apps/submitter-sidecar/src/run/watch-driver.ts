@@ -8,6 +8,8 @@ export interface DriverWatch {
   /** 'lost' once the bound is reached. */
   observe(job: Pick<JobDetails, 'status' | 'driver_node_id'>, liveness: NodeLiveness | undefined, now: number): 'ok' | 'lost';
   lostForMs(now: number): number;
+  /** How long until the bound is reached if nothing changes; undefined while nothing is being counted. */
+  msUntilLost(now: number): number | undefined;
 }
 
 export function createDriverWatch(lostAfterMs: number): DriverWatch {
@@ -23,5 +25,6 @@ export function createDriverWatch(lostAfterMs: number): DriverWatch {
       return badSince !== undefined && now - badSince >= lostAfterMs ? 'lost' : 'ok';
     },
     lostForMs: (now) => (badSince === undefined ? 0 : now - badSince),
+    msUntilLost: (now) => (badSince === undefined ? undefined : badSince + lostAfterMs - now),
   };
 }
