@@ -1,5 +1,7 @@
-// One ESM bundle for the image: node 24, minified, no inline source map. The banner gives bundled CommonJS
+// The image's ESM bundle: node 24, minified, no inline source map. The banner gives bundled CommonJS
 // dependencies a `require` (ecosystem.md §3.4). `@rayjob/source` lets esbuild read workspace packages' source.
+// Code splitting: dist/submitter.mjs is the entry and holds only what --help and --version need; the run path
+// (zod, yaml, the Ray client), imported dynamically by main.ts, lives in dist/chunks/ and is loaded only by a run.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,15 +25,19 @@ function workspaceModulesArePure() {
   };
 }
 
-const outfile = process.env.SUBMITTER_BUNDLE_OUT ?? join(here, 'dist', 'submitter.mjs');
+const outdir = process.env.SUBMITTER_BUNDLE_OUT_DIR ?? join(here, 'dist');
 
 await build({
-  entryPoints: [join(here, 'src', 'main.ts')],
+  entryPoints: { submitter: join(here, 'src', 'main.ts') },
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node24',
-  outfile,
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
   minify: true,
   sourcemap: false,
   legalComments: 'none',

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Submitter benchmark: cold start to first request, peak RSS and bundle size, each beside `node -e 0` measured
-// in the same run (ratios compare across machines). Builds dist/submitter.mjs first.
+// Submitter benchmark: `--help`, cold start to first request, peak RSS and bundle size, each beside `node -e 0`
+// measured in the same run (ratios compare across machines). Builds dist/ first.
+//   --help:     spawn of `node dist/submitter.mjs --help` -> exit (wall time), and its peak RSS
 //   cold start: spawn of `node dist/submitter.mjs` -> the emulator receives its first request
 //   peak RSS:   /usr/bin/time's maximum resident set size of a whole run (submit + follow a trivial job)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,8 @@ import { fastTiming, startRayEmulator } from '@rayjob/ray-emulator';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const app = join(root, 'apps', 'submitter-sidecar');
-const bundle = join(app, 'dist', 'submitter.mjs');
+const dist = join(app, 'dist');
+const bundle = join(dist, 'submitter.mjs');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 
 const build = spawnSync(process.execPath, [join(app, 'esbuild.config.mjs')], { stdio: 'inherit' });
@@ -48,6 +50,7 @@ function measure(args, firstRequest, extraEnv = {}) {
 
 const emulator = await startRayEmulator({ timing: fastTiming });
 const baseline = [];
+const help = [];
 const submitter = [];
 const cached = [];
 // The image fills a V8 compile cache at build time (NODE_COMPILE_CACHE); measured too, after one warm-up run.
@@ -58,6 +61,9 @@ spawnSync(process.execPath, [bundle, '--version'], { env: { ...process.env, NODE
 try {
   for (let i = 0; i < runs; i += 1) {
     baseline.push(await measure(['-e', '0']));
+    const helpRun = await measure([bundle, '--help']);
+    if (helpRun.code !== 0) throw new Error(`submitter --help run ${i} exited ${helpRun.code}`);
+    help.push(helpRun);
     const seen = emulator.requests().length;
     const result = await measure(
       [bundle, '--address', emulator.url, '--submission-id', `bench-${process.pid}-${i}`, '--termination-log', terminationLog, '--', 'echo hello'],
@@ -84,8 +90,16 @@ const coldCached = median(cached.map((r) => r.ms));
 rmSync(cacheDir, { recursive: true, force: true });
 const rssBase = median(baseline.map((r) => r.maxRssKb));
 const rssSub = median(submitter.map((r) => r.maxRssKb));
-const size = statSync(bundle).size;
+const helpMs = median(help.map((r) => r.ms));
+const rssHelp = median(help.map((r) => r.maxRssKb));
+const size = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.mjs'))
+  .reduce((sum, f) => sum + statSync(join(dist, f)).size, 0);
 console.log(`runs: ${runs} (medians)`);
+console.log(`--help start to exit: ${helpMs.toFixed(0)} ms; node -e 0: ${coldBase.toFixed(0)} ms; ratio ${(helpMs / coldBase).toFixed(2)}x (goal < 1.5x)`);
+if (hasGnuTime) {
+  console.log(`--help peak RSS: ${(rssHelp / 1024).toFixed(1)} MiB; node -e 0: ${(rssBase / 1024).toFixed(1)} MiB; ratio ${(rssHelp / rssBase).toFixed(2)}x (goal < 60 MiB)`);
+}
 console.log(`cold start to first request: ${coldSub.toFixed(0)} ms; node -e 0 start to exit: ${coldBase.toFixed(0)} ms; ratio ${(coldSub / coldBase).toFixed(2)}x`);
 console.log(`  with the image's compile cache: ${coldCached.toFixed(0)} ms; ratio ${(coldCached / coldBase).toFixed(2)}x`);
 if (hasGnuTime) {
@@ -93,7 +107,7 @@ if (hasGnuTime) {
 } else {
   console.log('peak RSS: skipped: /usr/bin/time (GNU time) is not installed');
 }
-console.log(`bundle size: ${size} bytes (${(size / 1024 / 1024).toFixed(2)} MiB)`);
+console.log(`bundle size (entry + chunks): ${size} bytes (${(size / 1024 / 1024).toFixed(2)} MiB); entry alone: ${statSync(bundle).size} bytes`);
 
 const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 10_000 });
 if (docker.status === 0) {

@@ -22,7 +22,7 @@ export async function waitForHealth(ctx: RunContext): Promise<Outcome | undefine
     }
     const waited = clock.now() - started;
     if (config.healthTimeoutMs !== undefined && waited >= config.healthTimeoutMs) {
-      return outcome('Unreachable', `GCS did not become healthy within ${formatDuration(config.healthTimeoutMs)} (${health.message})`);
+      return outcome('Unreachable', `GCS did not become healthy within ${formatDuration(config.healthTimeoutMs)} (${unhealthyReason(health, client.baseUrl)})`);
     }
     if (clock.now() - lastPrinted >= printEveryMs) {
       lastPrinted = clock.now();
