@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
-import { createKubeClient, createLogger, type KubeClient, type Logger } from '@rayjob/kube-runtime';
+import { createKubeClient, createLeaderElector, createLogger, type ElectionEnd, type KubeClient, type LeaderElector, type Logger } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
@@ -16,14 +16,22 @@ export interface OperatorOptions {
   logger?: Logger;
   /** This replica's identity (default: hostname + pid). */
   identity?: string;
+  /** Lease timings (default controller-runtime's: 15 s lease, 10 s renew deadline, 2 s retry). */
+  leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
+  /** Called when this replica loses the lease while running (main exits 1, as controller-runtime does). */
+  onLeadershipLost?: () => void;
 }
 
 export interface RunningOperator {
   client: KubeClient;
   controllers: Record<string, StartedController>;
   identity: string;
-  /** Graceful shutdown: stop taking keys, finish in-flight reconciles, close watches and connections. */
+  /** true while this replica reconciles (always, without leader election). */
+  isLeader(): boolean;
+  /** Graceful shutdown: stop taking keys, finish in-flight reconciles, release the lease, close watches. */
   stop(): Promise<void>;
+  /** Stops at once without releasing the lease (what a killed replica leaves behind), for tests. */
+  kill(): Promise<void>;
 }
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
@@ -50,25 +58,71 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     started[registration.name] = registration.setup({ config, client, informers, logger, dashboardRoute, identity });
   }
   const stopping = new AbortController();
-  const informersDone = informers.run(stopping.signal);
-  const running = Object.values(started).map((c) => c.run(stopping.signal));
-  logger.info({ identity, controllers: Object.keys(started), watchNamespaces: config.watchNamespaces, managedBy: config.managedBy }, 'Operator started');
+  const killed = new AbortController();
+  const informersDone = informers.run(AbortSignal.any([stopping.signal, killed.signal]));
+  let running: Array<Promise<void>> = [];
+  const startControllers = (signal: AbortSignal): void => {
+    running = Object.values(started).map((c) => c.run(signal));
+  };
+  let elector: LeaderElector | undefined;
+  let election: Promise<ElectionEnd> | undefined;
+  if (config.enableLeaderElection) {
+    elector = createLeaderElector({
+      client,
+      namespace: leaseNamespace(config.leaderElectionNamespace),
+      name: config.leaderElectionId,
+      identity,
+      logger,
+      ...options.leaderElection,
+      // A killed replica leaves its lease behind: the others must wait it out (read when the election ends).
+      get releaseOnCancel() {
+        return !killed.signal.aborted;
+      },
+      onStartedLeading: (leading) => startControllers(AbortSignal.any([leading, killed.signal])),
+      onStoppedLeading: async () => {
+        await Promise.allSettled(running);
+      },
+    });
+    election = elector.run(AbortSignal.any([stopping.signal, killed.signal]));
+    void election.then((end) => {
+      if (end === 'lost') {
+        logger.error({ identity }, 'Leader election lost');
+        options.onLeadershipLost?.();
+      }
+    });
+  } else {
+    startControllers(AbortSignal.any([stopping.signal, killed.signal]));
+  }
+  logger.info({ identity, controllers: Object.keys(started), watchNamespaces: config.watchNamespaces, managedBy: config.managedBy, leaderElection: config.enableLeaderElection }, 'Operator started');
   for (const gate of config.gatesWithoutEffect) logger.info({ gate }, 'Feature gate accepted; it has no effect on this operator');
 
   let stopped: Promise<void> | undefined;
+  const shutdown = (how: AbortController): Promise<void> => {
+    stopped ??= (async () => {
+      how.abort();
+      await election;
+      await Promise.allSettled(running);
+      await Promise.allSettled(Object.values(started).map((c) => c.close()));
+      stopping.abort();
+      await informersDone;
+      await client.close();
+    })();
+    return stopped;
+  };
   return {
     client,
     controllers: started,
     identity,
-    stop: () => {
-      stopped ??= (async () => {
-        stopping.abort();
-        await Promise.allSettled(running);
-        await Promise.allSettled(Object.values(started).map((c) => c.close()));
-        await informersDone;
-        await client.close();
-      })();
-      return stopped;
-    },
+    isLeader: () => (elector ? elector.isLeader() : !stopping.signal.aborted),
+    stop: () => shutdown(stopping),
+    kill: () => shutdown(killed),
   };
+}
+
+/** KubeRay: the Lease lives in --leader-election-namespace, else the operator pod's namespace. */
+function leaseNamespace(flag: string): string {
+  if (flag) return flag;
+  if (process.env.POD_NAMESPACE) return process.env.POD_NAMESPACE;
+  const file = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : 'default';
 }

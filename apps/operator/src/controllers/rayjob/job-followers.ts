@@ -28,30 +28,38 @@ const MAX_BACKOFF_MS = 30_000;
 export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: string) => void, log: (msg: string, fields: Record<string, unknown>) => void): JobFollowers {
   const followers = new Map<string, Follower>();
 
+  /** Per key: the pause before reporting a tail that ended at once (refused, 404), doubling while it keeps failing. */
+  const pauses = new Map<string, { jobId: string; ms: number }>();
+
+  /**
+   * One tail per call: when it ends, the reconcile it triggers decides whether to follow again. A tail that
+   * ended at once (the dashboard refused it) is reported only after a pause, so a failing tail never spins.
+   */
   async function run(key: string, cluster: RayCluster, dashboardURL: string, follower: Follower): Promise<void> {
-    let backoff = 250;
-    while (!follower.abort.signal.aborted) {
-      const access = await dashboards.clientFor(cluster, dashboardURL);
-      if (!access.ok) {
-        log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
-        break;
-      }
+    const access = await dashboards.clientFor(cluster, dashboardURL);
+    if (!access.ok) {
+      log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
+    } else {
       const started = Date.now();
       follower.connected = true;
       const result = await access.client.tailLogs(follower.jobId, { onChunk: () => undefined, signal: follower.abort.signal, keepAliveMs: 15_000 });
       follower.connected = false;
       if (follower.abort.signal.aborted) return;
-      onEnd(key);
-      // The reconcile triggered above decides whether to keep following; until it says stop, re-open the tail
-      // (after a pause when it ended at once, so a refused tail never spins).
-      backoff = Date.now() - started > 5_000 ? 250 : Math.min(backoff * 2, MAX_BACKOFF_MS);
-      if (result.kind !== 'closed' && result.kind !== 'cut') log('The Ray job log tail could not be opened', { RayJob: key, result: result.kind });
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, backoff);
-        follower.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-      });
+      const previous = pauses.get(key);
+      if (Date.now() - started > 5_000) pauses.delete(key);
+      else {
+        const ms = previous?.jobId === follower.jobId ? Math.min(previous.ms * 2, MAX_BACKOFF_MS) : 250;
+        pauses.set(key, { jobId: follower.jobId, ms });
+        if (result.kind !== 'closed' && result.kind !== 'cut') log('The Ray job log tail could not be opened', { RayJob: key, result: result.kind });
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          follower.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+        });
+        if (follower.abort.signal.aborted) return;
+      }
     }
     if (followers.get(key) === follower) followers.delete(key);
+    onEnd(key);
   }
 
   return {
@@ -64,6 +72,7 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
       follower.done = run(key, cluster, dashboardURL, follower);
     },
     stop(key) {
+      pauses.delete(key);
       const existing = followers.get(key);
       if (!existing) return;
       existing.abort.abort();

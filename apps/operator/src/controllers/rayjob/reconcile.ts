@@ -73,7 +73,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings }, now(), random);
     const decision = decide(input);
     const status = decision.status;
-    const fields = { RayJob: key, JobStatus: status.jobStatus ?? '', JobDeploymentStatus: status.jobDeploymentStatus ?? '', SubmissionMode: rayJob.spec.submissionMode };
+    const fields = { RayJob: key, JobStatus: status.jobStatus ?? '', JobDeploymentStatus: status.jobDeploymentStatus ?? '', SubmissionMode: rayJob.spec.submissionMode ?? 'K8sJobMode' };
     for (const note of decision.notes) deps.log.info(fields, note);
 
     const outcome = await execute(raw, decision, {
@@ -91,23 +91,21 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     }
     if (outcome.statusWritten) deps.log.info(fields, 'updateRayJobStatus');
 
-    // The end of a job without a submitter (HTTPMode, InteractiveMode) is seen through its log tail, which
-    // closes when the job ends: no 3 s polling of the dashboard.
+    // The end of a Ray job is seen through its log tail, which Ray closes when the job ends: no 3 s polling of
+    // the dashboard, in every mode (HTTPMode and InteractiveMode have no submitter; in the others the submitter
+    // may already be gone while the job runs on, rule 2).
     const running = status.jobDeploymentStatus === 'Running' && !!status.jobId && !!input.cluster && !!status.dashboardURL;
-    const mode = rayJob.spec.submissionMode ?? 'K8sJobMode';
-    const follows = running && (mode === 'HTTPMode' || mode === 'InteractiveMode') && decision.status.jobStatus !== '';
-    if (follows && input.cluster) deps.followers.follow(key, input.cluster, status.dashboardURL ?? '', status.jobId ?? '');
-    else deps.followers.stop(key);
+    const steady = running && status.jobStatus === 'RUNNING';
+    if (steady && input.cluster) deps.followers.follow(key, input.cluster, status.dashboardURL ?? '', status.jobId ?? '');
+    else if (!running) deps.followers.stop(key);
 
     let requeue = decision.requeueAfterSeconds;
-    if (running && requeue !== undefined && requeue > 0) {
-      // K8sJobMode and SidecarMode: the submitter Job's and head pod's watch events bring the end of the job.
-      const eventDriven = mode === 'K8sJobMode' || mode === 'SidecarMode' || deps.followers.isFollowing(key);
-      if (eventDriven) {
-        const timer = secondsToNextTimer(input, outcome.memory);
-        requeue = Math.max(requeue, deps.runningPollSeconds);
-        if (timer !== undefined) requeue = Math.min(requeue, timer);
-      }
+    // A steadily RUNNING job followed by its tail is polled rarely; timers still wake it exactly when they fall
+    // due. Before RUNNING (not yet submitted, PENDING) core's interval applies.
+    if (steady && deps.followers.isFollowing(key) && requeue !== undefined && requeue > 0) {
+      const timer = secondsToNextTimer(input, outcome.memory);
+      requeue = Math.max(requeue, deps.runningPollSeconds);
+      if (timer !== undefined) requeue = Math.min(requeue, timer);
     }
     return { kind: 'done', requeueAfterSeconds: requeue };
   }

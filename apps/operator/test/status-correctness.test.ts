@@ -1,0 +1,92 @@
+// The status-correctness cases the operator can see on the sandbox (reference/status-correctness.md):
+// a submitter's death is not evidence about a RUNNING job (C1), a deleted submitter Job is recreated and
+// re-attaches (C19), an operator restart mid-job reports the real result (C20), and activeDeadlineSeconds fails
+// the RayJob and stops the Ray job (C15, addition C).
+import { createRayClient } from '@rayjob/ray-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually, type Json } from './support/api.ts';
+import { createRayJob, getRayJob, listEvents, rayJobManifest, startEnv, waitForDeployment, type Env } from './support/env.ts';
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+const untilJobStatus = (name: string, want: string, ms = 40_000): Promise<Json> =>
+  eventually(`RayJob ${name} jobStatus ${want}`, async () => {
+    const j = await getRayJob(env.url, name);
+    return j?.status?.jobStatus === want ? j : undefined;
+  }, ms);
+
+const submitterPods = async (name: string): Promise<Json[]> =>
+  (await api(env.url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=job-name%3D${name}`)).body.items;
+
+describe('status correctness', { timeout: 90_000 }, () => {
+  it('C1: the submitter pod deleted mid-job (backoffLimit 0) -> stays Running -> Complete/SUCCEEDED', async () => {
+    await createRayJob(env.url, rayJobManifest('c1', { entrypoint: 'sleep 8; echo finished', submitterConfig: { backoffLimit: 0 } }));
+    await untilJobStatus('c1', 'RUNNING');
+    const [pod] = await submitterPods('c1');
+    await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${pod.metadata.name}`);
+    await eventually('the submitter Job to fail', async () => {
+      const job = (await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs/c1')).body;
+      return job.status?.conditions?.some((c: Json) => c.type === 'Failed' && c.status === 'True');
+    });
+    // KubeRay turns this into Failed/SubmissionFailed (#2314); here the live job keeps the RayJob Running.
+    const still = await getRayJob(env.url, 'c1');
+    expect(still.status).toMatchObject({ jobDeploymentStatus: 'Running', jobStatus: 'RUNNING' });
+    const done = await waitForDeployment(env.url, 'c1', 'Complete', 40_000);
+    expect(done.status).toMatchObject({ jobStatus: 'SUCCEEDED', failed: 0, succeeded: 1 });
+  });
+
+  it('C19: the submitter Job deleted mid-run is recreated, re-attaches (one Ray job), and the RayJob completes', async () => {
+    await createRayJob(env.url, rayJobManifest('c19', { entrypoint: 'sleep 8; echo finished' }));
+    const running = await untilJobStatus('c19', 'RUNNING');
+    const first = (await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs/c19')).body;
+    await api(env.url, 'DELETE', '/apis/batch/v1/namespaces/default/jobs/c19', { propagationPolicy: 'Background' });
+    const second = await eventually('a new submitter Job', async () => {
+      const job = (await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs/c19')).body;
+      return job.metadata?.uid && job.metadata.uid !== first.metadata.uid ? job : undefined;
+    });
+    expect(second.metadata.ownerReferences[0].uid).toBe(running.metadata.uid);
+    const done = await waitForDeployment(env.url, 'c19', 'Complete', 40_000);
+    expect(done.status.jobStatus).toBe('SUCCEEDED');
+    const notes = (await listEvents(env.url, 'c19')).map((e) => e.note);
+    expect(notes.some((n: string) => n.startsWith('Recreated the missing submitter Kubernetes Job default/c19'))).toBe(true);
+    // Still one Ray job on the cluster: the new submitter attached instead of submitting again.
+    const lookup = env.sandbox.node?.lookup;
+    const ray = createRayClient({ address: `http://${done.status.dashboardURL}`, ...(lookup && { lookup }) });
+    const jobs = await ray.listJobs();
+    await ray.close();
+    expect(jobs.kind === 'ok' && jobs.value.filter((j) => j.submission_id === done.status.jobId)).toHaveLength(1);
+  });
+
+  it('C20: the operator stopped mid-job while the job succeeds -> after restart Complete/SUCCEEDED', async () => {
+    await createRayJob(env.url, rayJobManifest('c20', { entrypoint: 'sleep 5; echo finished' }));
+    await untilJobStatus('c20', 'RUNNING');
+    await env.operator.stop();
+    await eventually('the submitter Job to complete while the operator is down', async () => {
+      const job = (await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs/c20')).body;
+      return job.status?.conditions?.some((c: Json) => c.type === 'Complete' && c.status === 'True');
+    }, 40_000);
+    expect((await getRayJob(env.url, 'c20')).status.jobDeploymentStatus).toBe('Running');
+    const restarted = await env.startOperator();
+    env.operator = restarted.operator;
+    env.rayjob = restarted.rayjob;
+    const done = await waitForDeployment(env.url, 'c20', 'Complete', 30_000);
+    expect(done.status).toMatchObject({ jobStatus: 'SUCCEEDED', succeeded: 1, failed: 0 });
+  });
+
+  it('C15: activeDeadlineSeconds passes -> Failed/DeadlineExceeded, and the Ray job is stopped', async () => {
+    await createRayJob(env.url, rayJobManifest('c15', { entrypoint: 'sleep 120', activeDeadlineSeconds: 25 }));
+    await untilJobStatus('c15', 'RUNNING');
+    const failed = await waitForDeployment(env.url, 'c15', 'Failed', 40_000);
+    expect(failed.status.reason).toBe('DeadlineExceeded');
+    expect(failed.status.message).toMatch(/^The RayJob has passed the activeDeadlineSeconds\. StartTime: .* ActiveDeadlineSeconds: 25$/);
+    // Addition C: the Ray job does not run on under a terminal RayJob; its final status is recorded.
+    const stopped = await untilJobStatus('c15', 'STOPPED', 30_000);
+    expect(stopped.status.jobDeploymentStatus).toBe('Failed');
+  });
+});
