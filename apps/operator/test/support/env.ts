@@ -41,7 +41,13 @@ export const testEnvVars = {
 
 export const baseArgv = ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE];
 
-export async function startEnv(argv: string[] = []): Promise<Env> {
+export interface EnvOptions {
+  /** Lease timings for replicas started with --enable-leader-election. */
+  leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
+  identity?: string;
+}
+
+export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
   const sandbox = await startSandbox({
     crds: [repo('packages/core/crds/ray.io_rayjobs.yaml'), repo('packages/core/crds/ray.io_rayclusters.yaml')],
     images: {
@@ -64,12 +70,13 @@ export async function startEnv(argv: string[] = []): Promise<Env> {
       } }],
       ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
       ...(identity && { identity }),
+      ...(options.leaderElection && { leaderElection: options.leaderElection }),
       logger: silentTestLogger(),
     });
     if (!handle) throw new Error('the rayjob controller was not set up');
     return { operator, rayjob: handle };
   };
-  const first = await launch(argv);
+  const first = await launch(argv, options.identity);
   const extra: RunningOperator[] = [];
   return {
     sandbox,
