@@ -89,6 +89,8 @@ export interface KubeClientOptions {
   maxRetryAfterSeconds?: number;
   userAgent?: string;
   clock?: Clock;
+  /** Every answer (status 0 = none), e.g. for rest_client_requests_total. */
+  onResponse?: (method: string, status: number, host: string) => void;
 }
 
 const queryString = (query: RawRequest['query']): string => {
@@ -110,6 +112,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
   const maxWait = options.maxRetryAfterSeconds ?? 10;
   const clock = options.clock ?? systemClock;
   const userAgent = options.userAgent ?? 'rayjob-kube-runtime';
+  const host = new URL(conn.server).host;
 
   const once = async <T>(req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> => {
     const path = req.path + queryString(req.query);
@@ -125,6 +128,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
         ...(req.body !== undefined && { body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) }),
       });
       const text = await res.body.text();
+      options.onResponse?.(req.method, res.statusCode, host);
       if (res.statusCode >= 200 && res.statusCode < 300) {
         const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
         return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
@@ -134,6 +138,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
       return { result: { ok: false, error }, ...(retryable && retryHeader !== undefined && error.retryAfterSeconds !== undefined && { retryAfter: error.retryAfterSeconds }) };
     } catch (e) {
+      options.onResponse?.(req.method, 0, host);
       return { result: { ok: false, error: errorFromException(req.method, req.path, e) } };
     }
   };

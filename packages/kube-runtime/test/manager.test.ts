@@ -1,0 +1,158 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, createManager, createRuntimeMetrics, resources, type KubeClient, type Manager, type ManagerExit } from '../src/index.ts';
+import { eventually } from './support/eventually.ts';
+import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+
+let cluster: TestCluster;
+const stops: AbortController[] = [];
+beforeEach(async () => {
+  cluster = await startTestCluster();
+});
+afterEach(async () => {
+  for (const s of stops.splice(0)) s.abort();
+  await cluster.stop();
+});
+
+const leaderElection = { id: 'ray-operator-leader', namespace: 'default', leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
+
+interface Running {
+  manager: Manager;
+  stop: AbortController;
+  exit: Promise<ManagerExit>;
+  reconciled: string[];
+}
+
+function run(client: KubeClient, o: { identity?: string; election?: boolean; signals?: boolean; hold?: () => Promise<void>; logs?: PassThrough } = {}): Running {
+  const reconciled: string[] = [];
+  const manager = createManager({
+    client,
+    metricsBindAddress: '127.0.0.1:0',
+    healthProbeBindAddress: '127.0.0.1:0',
+    gracefulShutdownTimeoutMs: 5000,
+    informerBackoff: { initialMs: 50, maxMs: 200 },
+    ...(o.logs && { logger: createLogger({ destination: o.logs, level: 'debug' }) }),
+    ...(o.election && { leaderElection: { ...leaderElection, identity: o.identity ?? 'm' } }),
+    ...(o.signals && { handleSignals: true }),
+  });
+  const informer = manager.informer(resources.configmaps, { namespace: 'default' });
+  const controller = manager.addController({
+    name: 'configmap',
+    concurrency: 2,
+    reconcile: async (req, ctx) => {
+      ctx.log.info('reconciling');
+      reconciled.push(req.key);
+      await o.hold?.();
+    },
+  });
+  controller.watch(informer);
+  const stop = new AbortController();
+  stops.push(stop);
+  return { manager, stop, exit: manager.start(stop.signal), reconciled };
+}
+
+const get = async (address: string | undefined, path: string) => {
+  const res = await fetch(`http://${address}${path}`);
+  return { status: res.status, text: await res.text() };
+};
+
+describe('manager', () => {
+  it('serves controller-runtime metrics, /healthz, and /readyz only after the caches synced', async () => {
+    cluster.proxy.fail({ status: 503, count: 3, match: /configmaps\?limit/ });
+    await cluster.direct.create(resources.configmaps, configMap('one'));
+    const m = run(cluster.client);
+    const probes = await eventually(() => m.manager.addresses().probes);
+    expect((await get(probes, '/healthz')).status).toBe(200);
+    const notReady = await get(probes, '/readyz?verbose');
+    expect(notReady.status).toBe(500);
+    expect(notReady.text).toContain('[-]informers-synced failed');
+    await eventually(async () => (await get(probes, '/readyz')).status === 200, 10_000);
+    await eventually(() => m.reconciled.includes('default/one'));
+    const { text } = await get(m.manager.addresses().metrics, '/metrics');
+    for (const line of [
+      'controller_runtime_reconcile_total{controller="configmap",result="success"} 1',
+      'controller_runtime_reconcile_errors_total{controller="configmap"} 0',
+      'controller_runtime_max_concurrent_reconciles{controller="configmap"} 2',
+      'controller_runtime_active_workers{controller="configmap"} 0',
+      'workqueue_adds_total{controller="configmap",name="configmap"} 1',
+      'workqueue_depth{controller="configmap",name="configmap"} 0',
+      'workqueue_retries_total{controller="configmap",name="configmap"} 0',
+      'workqueue_unfinished_work_seconds{controller="configmap",name="configmap"} 0',
+      'workqueue_longest_running_processor_seconds{controller="configmap",name="configmap"} 0',
+    ]) expect(text).toContain(line);
+    expect(text).toMatch(/controller_runtime_reconcile_time_seconds_count\{controller="configmap"\} 1/);
+    expect(text).toMatch(/workqueue_queue_duration_seconds_bucket\{le="1e-8",controller="configmap",name="configmap"\}/);
+    expect(text).toMatch(/workqueue_work_duration_seconds_count\{controller="configmap",name="configmap"\} 1/);
+    m.stop.abort();
+    expect(await m.exit).toBe('stopped');
+  });
+
+  it('logs each reconcile as JSON with controller, namespace, name and reconcileID', async () => {
+    const logs = new PassThrough();
+    const lines: Array<Record<string, unknown>> = [];
+    logs.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l))));
+    await cluster.direct.create(resources.configmaps, configMap('logged'));
+    const m = run(cluster.direct, { logs });
+    await eventually(() => lines.find((l) => l.msg === 'reconciling'));
+    const line = lines.find((l) => l.msg === 'reconciling')!;
+    expect(line).toMatchObject({ level: 'info', controller: 'configmap', namespace: 'default', name: 'logged' });
+    expect(line.reconcileID).toMatch(/^[0-9a-f-]{36}$/);
+    m.stop.abort();
+    await m.exit;
+  });
+
+  it('with two replicas only the leader reconciles; the other takes over when the leader stops', async () => {
+    await cluster.direct.create(resources.configmaps, configMap('shared'));
+    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await eventually(() => a.reconciled.includes('default/shared'));
+    const b = run(cluster.direct, { election: true, identity: 'b' });
+    await eventually(async () => (await get(b.manager.addresses().probes, '/readyz')).status === 200);
+    await cluster.direct.create(resources.configmaps, configMap('second'));
+    await eventually(() => a.reconciled.includes('default/second'));
+    expect(b.reconciled).toEqual([]);
+    expect((await get(a.manager.addresses().metrics, '/metrics')).text).toContain('leader_election_master_status{name="ray-operator-leader"} 1');
+    expect((await get(b.manager.addresses().metrics, '/metrics')).text).toContain('leader_election_master_status{name="ray-operator-leader"} 0');
+    a.stop.abort();
+    expect(await a.exit).toBe('stopped');
+    await eventually(() => b.reconciled.includes('default/second'), 5000, 'b to take over');
+    expect(b.manager.isLeader()).toBe(true);
+  });
+
+  it('on SIGTERM finishes the in-flight reconcile, then releases the lease', async () => {
+    let release!: () => void;
+    let finished = false;
+    await cluster.direct.create(resources.configmaps, configMap('slow'));
+    const m = run(cluster.direct, { election: true, identity: 'a', signals: true, hold: async () => { await new Promise<void>((r) => (release = r)); finished = true; } });
+    await eventually(() => m.reconciled.includes('default/slow'));
+    process.emit('SIGTERM', 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // still held while draining
+    release();
+    expect(await m.exit).toBe('stopped');
+    expect(finished).toBe(true);
+    const after = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    expect(after.ok && after.value.spec.holderIdentity).toBe('');
+  });
+
+  it('stops reconciling and exits with leader-election-lost when the lease cannot be renewed', async () => {
+    await cluster.direct.create(resources.configmaps, configMap('before-loss'));
+    const m = run(cluster.client, { election: true, identity: 'a' });
+    await eventually(() => m.reconciled.includes('default/before-loss'));
+    cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
+    expect(await m.exit).toBe('leader-election-lost');
+    const count = m.reconciled.length;
+    await cluster.direct.create(resources.configmaps, configMap('after-loss'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(m.reconciled).toHaveLength(count);
+  });
+
+  it('counts API requests by code and method when the client reports to the metrics', async () => {
+    const metrics = createRuntimeMetrics();
+    metrics.restRequest('GET', 200, 'h');
+    metrics.restRequest('PUT', 409, 'h');
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="h"} 1');
+    expect(text).toContain('rest_client_requests_total{code="409",method="PUT",host="h"} 1');
+  });
+});
