@@ -20,8 +20,8 @@ const fastBackoff = { initialMs: 10, maxMs: 100, jitter: 0.5 };
 const lists = () => cluster.proxy.requests.filter((r) => r.startsWith('GET /api/v1/namespaces/default/configmaps') && !r.includes('watch=true'));
 const watches = () => cluster.proxy.requests.filter((r) => r.includes('watch=true'));
 
-function start(namespace = 'default') {
-  const informer = createInformer<ConfigMap>({ client: cluster.client, type: resources.configmaps, namespace, pageSize: 10, backoff: fastBackoff });
+function start(namespace = 'default', watchIdleTimeoutMs?: number) {
+  const informer = createInformer<ConfigMap>({ client: cluster.client, type: resources.configmaps, namespace, pageSize: 10, backoff: fastBackoff, ...(watchIdleTimeoutMs !== undefined && { watchIdleTimeoutMs }) });
   const seen: string[] = [];
   informer.addHandlers({
     add: (o) => seen.push(`add ${o.metadata.name}`),
@@ -131,5 +131,16 @@ describe('informer against the sandbox API server', () => {
     await create('through-burst');
     await eventually(() => seen.includes('add through-burst'), 10_000);
     expect(watches().length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('re-opens a watch that went silent (half-open connection) from its last resourceVersion', async () => {
+    const { informer, seen } = start('default', 500);
+    await informer.waitForSync(AbortSignal.timeout(10_000));
+    await eventually(() => cluster.server.watchCount() === 1);
+    expect(cluster.proxy.stallWatches()).toBe(1);
+    await create('after-stall');
+    await eventually(() => seen.includes('add after-stall'), 10_000, 'the event after a stalled watch');
+    expect(lists()).toHaveLength(1);
+    expect(watches().length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -47,6 +47,9 @@ export interface WatchOptions<T extends KubeObject> {
   resourceVersion?: string;
   allowBookmarks?: boolean;
   timeoutSeconds?: number;
+  /** A stream silent for this long (no event, no bookmark) is ended as a Timeout, catching half-open
+   * connections that TCP keep-alive would take minutes to notice. Default 0 = never. */
+  idleTimeoutMs?: number;
   signal: AbortSignal;
   onEvent: (event: WatchEvent<T>) => void;
 }
@@ -175,7 +178,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
     watch: async (type, o) => {
       const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
       const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
-      return readWatchStream(conn, { path, query: queryString(query), userAgent, signal: o.signal, onEvent: o.onEvent });
+      return readWatchStream(conn, { path, query: queryString(query), userAgent, signal: o.signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent });
     },
     request: call,
     close: () => conn.close(),

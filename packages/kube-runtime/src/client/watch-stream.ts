@@ -10,6 +10,8 @@ export interface WatchStreamRequest<T extends KubeObject> {
   query: string;
   userAgent: string;
   signal: AbortSignal;
+  /** No bytes (not even a bookmark) for this long ends the request with a Timeout error. 0 = never. */
+  idleTimeoutMs: number;
   onEvent: (event: WatchEvent<T>) => void;
 }
 
@@ -20,6 +22,9 @@ export async function readWatchStream<T extends KubeObject>(conn: Connection, w:
       headers: { accept: 'application/json', 'user-agent': w.userAgent, ...(await conn.headers()) },
       signal: w.signal,
       dispatcher: conn.dispatcher,
+      // The headers can stall as well as the body (a connection that dies before the server answers).
+      bodyTimeout: w.idleTimeoutMs,
+      ...(w.idleTimeoutMs > 0 && { headersTimeout: w.idleTimeoutMs }),
     });
     if (res.statusCode !== 200) {
       const text = await res.body.text();

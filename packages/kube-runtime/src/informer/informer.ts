@@ -30,6 +30,8 @@ export interface InformerOptions<T extends KubeObject> {
   backoff?: BackoffOptions;
   /** Server-side watch timeout; client-go picks 5-10 min at random. */
   watchTimeoutSeconds?: number;
+  /** A watch silent this long (bookmarks count) is re-opened from the last resourceVersion. Default 2 min. */
+  watchIdleTimeoutMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
@@ -111,6 +113,7 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
       resourceVersion: rv,
       allowBookmarks: true,
       timeoutSeconds: options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
+      idleTimeoutMs: options.watchIdleTimeoutMs ?? 120_000,
       signal: watchSignal,
       onEvent: (event) => {
         events++;
@@ -137,6 +140,11 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
     }
     if (!result.ok) {
       if (isGone(result.error)) return 'relist';
+      // A silent stream (half-open connection, or a quiet server without bookmarks): resume at once.
+      if (result.error.reason === 'Timeout') {
+        log.info({ resourceVersion: rv }, 'watch idle; re-opening');
+        return 'ended';
+      }
       log.warn({ error: describeError(result.error) }, 'watch failed');
       return 'error';
     }

@@ -17,6 +17,8 @@ export interface FaultProxy {
   fail(fault: Fault): void;
   /** Destroys every open watch connection (a dropped TCP connection, no ERROR event). */
   dropWatches(): number;
+  /** Keeps watch connections open but stops forwarding their bytes (a half-open connection). */
+  stallWatches(): number;
   /** `${method} ${url}` of every request seen. */
   requests: string[];
   stop(): Promise<void>;
@@ -26,6 +28,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
   const faults: Fault[] = [];
   const watchSockets = new Set<Socket>();
+  const stalls = new Set<() => void>();
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -45,6 +48,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
+      if (isWatch) {
+        const stall = (): void => {
+          upRes.unpipe(res);
+          upRes.resume();
+        };
+        stalls.add(stall);
+        res.on('close', () => stalls.delete(stall));
+      }
     });
     up.on('error', () => res.destroy());
     res.on('close', () => {
@@ -68,6 +79,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const n = watchSockets.size;
       for (const s of watchSockets) s.destroy();
       watchSockets.clear();
+      return n;
+    },
+    stallWatches: () => {
+      const n = stalls.size;
+      for (const stall of stalls) stall();
+      stalls.clear();
       return n;
     },
     requests,
