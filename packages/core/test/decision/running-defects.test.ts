@@ -65,9 +65,14 @@ describe('defect 1: a stop that fails once is retried (addition C)', () => {
     const acknowledged: OperatorMemory = { ...d2.memory, stopAcknowledged: { jobId: JOB_ID } };
     const d3 = run({ ...input, rayJob: failedRayJob, memory: acknowledged, now: at(later + 3) });
     expect(actionTypes(d3)).not.toContain('stopRayJob');
-    const d4 = run({ ...input, rayJob: failedRayJob, memory: acknowledged, dashboard: found('STOPPED', { endTime: ms(later + 4) }), now: at(later + 33) });
+    const stopped = { ...input, rayJob: failedRayJob, memory: acknowledged, dashboard: found('STOPPED', { endTime: ms(later + 4) }), now: at(later + 33) };
+    const d4 = run(stopped);
     expect(actionTypes(d4)).not.toContain('stopRayJob');
-    expect(needsDashboardQuery(afterWrite(failedRayJob, d4), d4.memory)).toBe(false);
+    // Nothing left to ask once no submitter is left that could submit the job again.
+    const submitterDone = input.submitterJob ? { submitterJob: submitterJob({ type: 'Complete', at: later + 5 }) } : {};
+    expect(needsDashboardQuery(afterWrite(failedRayJob, d4), d4.memory)).toBe(!!input.submitterJob);
+    const d5 = run({ ...stopped, ...submitterDone });
+    expect(needsDashboardQuery(afterWrite(failedRayJob, d5), d5.memory)).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { Context, Ending } from '../context.ts';
+import { observeSubmitter } from '../submitter-state.ts';
 import { formatKubeTime } from '../time-format.ts';
 import { applyCleanupPolicies } from './cleanup-policies.ts';
 
@@ -21,15 +22,18 @@ export function decideTerminal(ctx: Context): Ending {
  * jobStatus: rule 4 and addition F write FAILED there while Ray may still run the job, and DeadlineExceeded can
  * be reached before any status was recorded. So a stop that failed is sent again on every reconcile until Ray
  * acknowledges it or reports the job terminal. Memory then says the job is settled and the dashboard is left
- * alone (`needsDashboardQuery`).
+ * alone (`needsDashboardQuery`), once no submitter is left that could submit it again.
  */
 function stopLeftoverJob(ctx: Context): number | undefined {
   const { status, input } = ctx;
   const jobId = status.jobId;
   if (!jobId || !status.dashboardURL) return undefined;
   const acknowledged = input.memory.stopAcknowledged?.jobId === jobId;
+  // Settled only once the submitter is done too: a submitter pod still alive (retried by the Job controller,
+  // or one that never submitted before a deadline failed the RayJob) may submit the job again.
+  const submitterDone = observeSubmitterDone(ctx);
   const settle = () => {
-    ctx.memory.rayJobSettled = { jobId };
+    if (submitterDone) ctx.memory.rayJobSettled = { jobId };
     return undefined;
   };
   switch (input.dashboard.kind) {
@@ -59,4 +63,9 @@ function stopLeftoverJob(ctx: Context): number | undefined {
     case 'not-queried':
       return undefined;
   }
+}
+
+function observeSubmitterDone(ctx: Context): boolean {
+  const submitter = observeSubmitter(ctx);
+  return !submitter.exists || submitter.missing || submitter.finishedAt !== undefined;
 }
