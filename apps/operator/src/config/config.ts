@@ -29,6 +29,8 @@ export const OperatorConfigSchema = z.object({
   kubeconfig: z.string(),
   submitterImage: z.string().min(1),
   managedBy: z.string(),
+  /** Run the RayCluster controller (turn off when KubeRay's runs beside this operator). */
+  enableRayClusterController: z.boolean(),
   /** Feature gates set on the command line that do nothing here (reported at start). */
   gatesWithoutEffect: z.array(z.string()),
 });
@@ -62,6 +64,7 @@ const FLAGS: Record<string, FlagSpec & { help: string }> = {
     kind: 'string',
     help: `Reconcile RayJobs whose spec.managedBy is this value: ${DEFAULT_MANAGED_BY} (default; unset counts) to replace KubeRay, ${RAYJOB_OPERATOR_MANAGED_BY} to run beside it.`,
   },
+  'enable-raycluster-controller': { kind: 'bool', help: "Reconcile RayClusters into Pods and Services (default true); false when KubeRay's operator runs beside this one." },
   help: { kind: 'bool', help: 'Print this help.' },
 };
 
@@ -125,6 +128,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     kubeconfig: v.get('kubeconfig') ?? env.KUBECONFIG ?? '',
     submitterImage: v.get('submitter-image') ?? DEFAULT_SUBMITTER_IMAGE,
     managedBy: managedByValue,
+    enableRayClusterController: take<boolean>(bool('enable-raycluster-controller', true)),
     gatesWithoutEffect: gates.ok ? gates.value.withoutEffect : [],
   };
   take(bool('forced-cluster-upgrade', false));

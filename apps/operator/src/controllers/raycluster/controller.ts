@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import {
+  defaultRayClusterSettings,
+  labelKeys,
+  RayClusterSchema,
+  type Pod,
+  type RayCluster,
+  type RayClusterSettings,
+  type ScaleExpectation,
+  type Service,
+  type ValidationSettings,
+} from '@rayjob/core';
+import { createController, ownerKeys, resources, silentLogger, type Informer, type KubeClient, type KubeObject, type Logger } from '@rayjob/kube-runtime';
+import type { SharedInformers } from '../../runtime/shared-informers.ts';
+import { createEventRecorder } from './events.ts';
+import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';
+import { reconcileRayCluster, type ClusterCaches } from './reconcile.ts';
+
+/**
+ * KubeRay's RayCluster controller on @rayjob/kube-runtime: informers on RayClusters, Ray Pods and Services,
+ * one work queue keyed by cluster. A RayCluster event re-triggers only when its generation, labels or
+ * annotations change (status writes do not); owned Pods and Services map to their cluster.
+ */
+
+export interface RayClusterControllerOptions {
+  client: KubeClient;
+  informers: SharedInformers;
+  settings?: RayClusterSettings;
+  validation?: ValidationSettings;
+  managedBy?: string;
+  concurrency?: number;
+  logger?: Logger;
+  /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV; unset or invalid -> 300. */
+  idleRequeueSeconds?: string | undefined;
+  now?: () => Date;
+}
+
+export interface RayClusterControllerHandle {
+  metrics: RayClusterMetrics;
+  /** The kuberay_cluster_* series, Prometheus text. */
+  renderMetrics(): string;
+  /** Runs the workers until `signal` aborts; resolves after in-flight reconciles end. */
+  run(signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every Ray Pod (KubeRay caches head, worker and redis-cleanup Pods); node-type is a label users cannot override. */
+export const RAY_POD_SELECTOR = 'ray.io/node-type';
+
+export function parseIdleRequeueSeconds(value: string | undefined): number {
+  const n = value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : 300;
+}
+
+export function setupRayClusterController(options: RayClusterControllerOptions): RayClusterControllerHandle {
+  const { client, informers } = options;
+  const log = options.logger ?? silentLogger;
+  const now = options.now ?? (() => new Date());
+  const clusters = informers.get<KubeObject>(resources.rayClusters);
+  const pods = informers.get<KubeObject>(resources.pods, RAY_POD_SELECTOR);
+  const services = informers.get<KubeObject>(resources.services);
+  const inNamespace = <T>(items: KubeObject[], ns: string) => items.filter((o) => o.metadata.namespace === ns) as unknown as T[];
+  const caches: ClusterCaches = {
+    cluster: (ns, name) => informers.forNamespace<KubeObject>(resources.rayClusters, ns)?.cache.getByName(ns, name),
+    pods: (ns, clusterName) =>
+      inNamespace<Pod>(informers.forNamespace<KubeObject>(resources.pods, ns, RAY_POD_SELECTOR)?.cache.byLabels({ [labelKeys.cluster]: clusterName }) ?? [], ns),
+    servicesByLabels: (ns, labels) => inNamespace<Service>(informers.forNamespace<KubeObject>(resources.services, ns)?.cache.byLabels(labels) ?? [], ns),
+    service: (ns, name) => informers.forNamespace<KubeObject>(resources.services, ns)?.cache.getByName(ns, name) as Service | undefined,
+  };
+  const metrics = createRayClusterMetrics();
+  const expectations = new Map<string, ScaleExpectation[]>();
+  const deps = {
+    client,
+    caches,
+    settings: options.settings ?? defaultRayClusterSettings,
+    validation: options.validation ?? { featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: false } },
+    managedBy: options.managedBy ?? 'ray.io/kuberay-operator',
+    record: createEventRecorder(client, log, now),
+    metrics,
+    expectations,
+    now,
+    randomBytes: (size: number) => new Uint8Array(randomBytes(size)),
+    idleRequeueMs: parseIdleRequeueSeconds(options.idleRequeueSeconds) * 1000,
+  };
+  const controller = createController({
+    name: 'raycluster',
+    concurrency: options.concurrency ?? 1,
+    logger: log,
+    reconcile: async (request, ctx) => (ctx.signal.aborted ? undefined : reconcileRayCluster(request.namespace ?? '', request.name, deps, ctx.log)),
+  });
+  const keyOf = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+  const changed = (a: KubeObject, b: KubeObject, field: 'labels' | 'annotations') => JSON.stringify(a.metadata[field] ?? {}) !== JSON.stringify(b.metadata[field] ?? {});
+  // Watched like KubeRay: a status write (ours) does not re-trigger; spec, label and annotation changes do.
+  for (const informer of clusters) {
+    controller.watch(informer, () => []);
+    informer.addHandlers({
+      add: (o) => controller.enqueue(keyOf(o)),
+      update: (old, o) => {
+        if (old.metadata.generation !== o.metadata.generation || changed(old, o, 'labels') || changed(old, o, 'annotations')) controller.enqueue(keyOf(o));
+      },
+      delete: (o) => controller.enqueue(keyOf(o)),
+    });
+  }
+  const toCluster = ownerKeys('RayCluster', 'ray.io');
+  for (const informer of [...pods, ...services]) controller.watch(informer, toCluster);
+  return {
+    metrics,
+    renderMetrics: () =>
+      metrics.render(
+        clusters.flatMap((i) => i.cache.list()).flatMap((o) => {
+          const parsed = RayClusterSchema.safeParse(o);
+          return parsed.success ? [parsed.data as RayCluster] : [];
+        }),
+      ),
+    run: (signal) => controller.start(signal),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,35 @@
+import { rayClusterSettingsFromEnv } from '@rayjob/core';
+import type { ControllerRegistration } from '../types.ts';
+import { setupRayClusterController } from './controller.ts';
+
+export { setupRayClusterController, parseIdleRequeueSeconds, RAY_POD_SELECTOR } from './controller.ts';
+export type { RayClusterControllerOptions, RayClusterControllerHandle } from './controller.ts';
+export { createRayClusterMetrics } from './metrics.ts';
+
+const idle = {
+  run: (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }))),
+  close: async () => {},
+};
+
+/**
+ * The RayCluster controller as the operator runs it; idle (no informers, no workers) with
+ * `--enable-raycluster-controller=false`, when KubeRay's RayCluster controller owns the Pods.
+ */
+export function rayClusterController(env: Record<string, string | undefined> = process.env): ControllerRegistration {
+  return {
+    name: 'raycluster',
+    setup(ctx) {
+      if (!ctx.config.enableRayClusterController) return idle;
+      return setupRayClusterController({
+        client: ctx.client,
+        informers: ctx.informers,
+        settings: rayClusterSettingsFromEnv(env),
+        validation: { featureGates: ctx.config.settings.featureGates },
+        managedBy: ctx.config.managedBy,
+        concurrency: ctx.config.reconcileConcurrency,
+        logger: ctx.logger,
+        idleRequeueSeconds: env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV,
+      });
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  checkExpectations,
+  clusterAuthSecretName,
+  computeRayClusterStatus,
+  headServiceLookupLabels,
+  headlessWorkerServiceName,
+  needsAuthSecret,
+  planRayCluster,
+  rayClusterLabelKeys,
+  rayClusterStatusChanged,
+  RayClusterSchema,
+  serveServiceName,
+  validateRayCluster,
+  type Pod,
+  type RayCluster,
+  type RayClusterSettings,
+  type ReconcileError,
+  type ScaleExpectation,
+  type Service,
+  type ValidationSettings,
+} from '@rayjob/core';
+import { describeError, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import type { RecordEvent } from './events.ts';
+import { executeActions } from './execute.ts';
+import type { RayClusterMetrics } from './metrics.ts';
+
+/**
+ * One RayCluster pass, in KubeRay's order (§3): read from the cache, skip clusters another controller manages,
+ * validate (an invalid spec only gets an event), plan, act, compute the status and write it once if it changed.
+ */
+
+/** KubeRay's requeue after an error or a status write. */
+export const SHORT_REQUEUE_MS = 2_000;
+export const DEFAULT_MANAGED_BY = 'ray.io/kuberay-operator';
+
+export interface ClusterCaches {
+  cluster(namespace: string, name: string): KubeObject | undefined;
+  /** Pods labelled with the cluster's name in its namespace. */
+  pods(namespace: string, clusterName: string): Pod[];
+  servicesByLabels(namespace: string, labels: Record<string, string>): Service[];
+  service(namespace: string, name: string): Service | undefined;
+}
+
+export interface ReconcileDeps {
+  client: KubeClient;
+  caches: ClusterCaches;
+  settings: RayClusterSettings;
+  validation: ValidationSettings;
+  /** spec.managedBy this operator answers to (an unset value means KubeRay's, which is ours by default). */
+  managedBy: string;
+  record: RecordEvent;
+  metrics: RayClusterMetrics;
+  expectations: Map<string, ScaleExpectation[]>;
+  now: () => Date;
+  randomBytes: (size: number) => Uint8Array;
+  /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV (300 s). */
+  idleRequeueMs: number;
+}
+
+export async function reconcileRayCluster(namespace: string, name: string, deps: ReconcileDeps, log: Logger): Promise<ReconcileResult> {
+  const key = `${namespace}/${name}`;
+  const raw = deps.caches.cluster(namespace, name);
+  if (!raw) {
+    deps.expectations.delete(key);
+    deps.metrics.forget(namespace, name);
+    return undefined;
+  }
+  const parsed = RayClusterSchema.safeParse(raw);
+  if (!parsed.success) {
+    log.error({ issues: parsed.error.issues.slice(0, 3) }, 'RayCluster does not match the schema; not reconciled');
+    return undefined;
+  }
+  const cluster = parsed.data;
+  if ((cluster.spec.managedBy ?? DEFAULT_MANAGED_BY) !== deps.managedBy) {
+    log.info({ managedBy: cluster.spec.managedBy }, 'Skipping RayCluster managed by a custom controller');
+    return undefined;
+  }
+  const invalid = validateRayCluster(cluster, deps.validation);
+  if (invalid) {
+    deps.record({ namespace, name, uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion }, invalid);
+    return undefined; // KubeRay: no status write, no requeue until the object changes
+  }
+  if (cluster.metadata.deletionTimestamp) {
+    log.info('RayCluster is being deleted, just ignore');
+    return undefined;
+  }
+
+  const now = deps.now();
+  const pods = deps.caches.pods(namespace, name);
+  const headServices = deps.caches.servicesByLabels(namespace, headServiceLookupLabels(cluster));
+  let authSecretExists = true;
+  if (needsAuthSecret(cluster)) {
+    const secret = await deps.client.get(resources.secrets, { namespace, name: clusterAuthSecretName(cluster) });
+    if (!secret.ok && !isNotFound(secret.error)) return failPass(`reading the auth Secret: ${describeError(secret.error)}`, log);
+    authSecretExists = secret.ok;
+  }
+  const check = checkExpectations(deps.expectations.get(key) ?? [], pods, now, deps.settings.expectationsTimeoutSeconds);
+  deps.expectations.set(key, check.remaining);
+  const plan = planRayCluster(
+    {
+      cluster,
+      pods,
+      headServices,
+      headlessServiceExists: deps.caches.servicesByLabels(namespace, { [rayClusterLabelKeys.headlessWorkerService]: name }).length > 0 ||
+        deps.caches.service(namespace, headlessWorkerServiceName(cluster)) !== undefined,
+      serveServiceExists: deps.caches.service(namespace, serveServiceName(cluster)) !== undefined,
+      authSecretExists,
+      expectations: check.remaining,
+      now,
+    },
+    deps.settings,
+  );
+  const actionError = await executeActions(plan.actions, {
+    client: deps.client,
+    cluster,
+    pods,
+    record: deps.record,
+    expect: (e) => deps.expectations.set(key, [...(deps.expectations.get(key) ?? []), { ...e, recordedAt: deps.now().getTime() }]),
+    forgetExpectations: () => deps.expectations.delete(key),
+    randomBytes: deps.randomBytes,
+  });
+  const reconcileError: ReconcileError | undefined = actionError ?? plan.error;
+  if (reconcileError) log.info({ error: reconcileError.message }, 'Reconciliation error');
+
+  // Status from the cache as it is now (our own writes may not be visible yet; the next pass catches up).
+  const statusResult = computeRayClusterStatus(
+    {
+      cluster,
+      pods: deps.caches.pods(namespace, name),
+      headServices: deps.caches.servicesByLabels(namespace, headServiceLookupLabels(cluster)),
+      reconcileError,
+      now: deps.now(),
+    },
+    deps.settings,
+  );
+  if (!statusResult.ok) return failPass(statusResult.error, log);
+  let wrote = false;
+  if (rayClusterStatusChanged(cluster.status, statusResult.status)) {
+    const body = { ...raw, status: statusResult.status } as KubeObject;
+    const written = await deps.client.replaceStatus(resources.rayClusters, body);
+    if (!written.ok) {
+      if (isConflict(written.error)) return { requeueAfterMs: SHORT_REQUEUE_MS };
+      return failPass(`updating the status: ${describeError(written.error)}`, log);
+    }
+    deps.metrics.observeStatusWrite(cluster, cluster.status, statusResult.status, deps.now());
+    wrote = true;
+  }
+  return { requeueAfterMs: reconcileError || wrote ? SHORT_REQUEUE_MS : deps.idleRequeueMs };
+}
+
+/** An error pass: logged, then retried after KubeRay's 2 s. */
+function failPass(message: string, log: Logger): ReconcileResult {
+  log.info({ error: message }, 'RayCluster reconcile did not finish');
+  return { requeueAfterMs: SHORT_REQUEUE_MS };
+}
+
+export type { RayCluster };
