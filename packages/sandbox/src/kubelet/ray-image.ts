@@ -6,8 +6,8 @@
 //   `ray start --head` runs the emulator on the dashboard port, its fault control on `controlPort`;
 //   `ray start --address=...` registers a worker node with the head's emulator and stays up;
 //   `ray health-check` asks the head's dashboard; `ray job ...` runs `jobCommand` (e.g. our submitter).
-// Readiness/liveness probes that hit the raylet/GCS health endpoints are mapped to the emulator's
-// /api/gcs_healthz, since the emulator serves the dashboard only.
+// Probes that check the GCS are mapped to the emulator's /api/gcs_healthz; raylet and unified health
+// checks (/api/local_raylet_healthz, /api/healthz on 52365) are answered by the shim itself.
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ImageProgram } from './image-program.ts';
@@ -49,8 +49,9 @@ export function rayEmulatorImage(options: RayEmulatorImageOptions): ImageProgram
       return context.podIP.startsWith('127.') ? ['env', `RAYJOB_BIND_HOST=${context.podIP}`, ...argv] : argv;
     },
     rewriteProbe(command) {
+      // Only the GCS check needs the dashboard; raylet checks reach the shim's agent port (52365) as they are.
       const text = command.join(' ');
-      if (!text.includes('healthz')) return command;
+      if (!text.includes('gcs_healthz')) return command;
       return ['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz'];
     },
   };

@@ -111,8 +111,11 @@ describe('Ray image mapping', () => {
   ])('argv for pod IP $podIP', ({ podIP, expected }) => {
     expect(image.rewrite?.(['bash', '-lc', 'ray start --head --block'], { podName: 'p', namespace: 'ns', podIP, containerName: 'c', env: {} })).toEqual(expected);
   });
-  it('maps raylet/GCS health probes to the emulator dashboard', () => {
-    expect(image.rewriteProbe?.(['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'])).toEqual(['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz']);
+  it('maps GCS health probes to the emulator dashboard; raylet probes reach the shim as they are', () => {
+    const raylet = ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'];
+    expect(image.rewriteProbe?.(raylet)).toEqual(raylet); // answered by the shim's agent port
+    expect(image.rewriteProbe?.(['bash', '-c', `${raylet[2]} && wget -T 10 -q -O- http://localhost:8265/api/gcs_healthz | grep success`]))
+      .toEqual(['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz']);
     expect(image.rewriteProbe?.(['cat', '/tmp/ready'])).toEqual(['cat', '/tmp/ready']);
   });
 });

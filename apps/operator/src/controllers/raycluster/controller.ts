@@ -10,7 +10,7 @@ import {
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { createController, ownerKeys, resources, silentLogger, type Informer, type KubeClient, type KubeObject, type Logger } from '@rayjob/kube-runtime';
+import { createController, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger } from '@rayjob/kube-runtime';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
 import { createEventRecorder } from './events.ts';
 import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';

@@ -7,9 +7,11 @@
 //   ray health-check --address=HOST:PORT              exit 0 when the head's dashboard is healthy
 //   ray job ...                                       delegated to RAYJOB_RAY_JOB_COMMAND (a JSON argv)
 //   ray stop | ray status                             best effort
+// Head and worker (with --block) also answer the dashboard agent's health checks on port 52365.
 // Settings come from the environment the image sets: RAYJOB_EMULATOR_CLI, RAYJOB_NODE,
 // RAYJOB_RAY_CONTROL_PORT, RAYJOB_RAY_VERSION, RAYJOB_BIND_HOST, RAYJOB_DASHBOARD_PORT.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 
 const args = process.argv.slice(2);
 const env = process.env;
@@ -43,13 +45,28 @@ function foreground(argv) {
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)));
 }
 
+// The dashboard agent's health endpoints on --dashboard-agent-listen-port (52365), which KubeRay's probes hit:
+// /api/local_raylet_healthz (this node is up) and /api/healthz (Ray >= 2.53; on the head it includes the GCS).
+function serveAgent(isHead, dashboard) {
+  const port = Number(flag('--dashboard-agent-listen-port') ?? '52365');
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/api/healthz' && path !== '/api/local_raylet_healthz') { res.writeHead(404).end('Not Found'); return; }
+    const ok = !isHead || path === '/api/local_raylet_healthz' || (await healthy(env.RAYJOB_BIND_HOST || '127.0.0.1', dashboard, 1000));
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'success' : 'GCS is not healthy');
+  });
+  server.on('error', (error) => console.error(`ray (sandbox): agent port ${port}: ${error.message}`));
+  server.listen(port, env.RAYJOB_BIND_HOST || '0.0.0.0');
+  server.unref();
+}
+
 async function startHead() {
   const cli = env.RAYJOB_EMULATOR_CLI;
   if (!cli) { console.error('ray (sandbox): RAYJOB_EMULATOR_CLI is not set'); process.exit(1); }
   const port = flag('--dashboard-port') ?? dashboardPort;
   const argv = [node, cli, '--host', env.RAYJOB_BIND_HOST || '0.0.0.0', '--port', port, '--faults', '--faults-port', controlPort, '--process-titles'];
   if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
-  if (args.includes('--block')) { foreground(argv); return; }
+  if (args.includes('--block')) { serveAgent(true, port); foreground(argv); return; }
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
   child.unref();
   const local = env.RAYJOB_BIND_HOST || '127.0.0.1';
@@ -73,6 +90,7 @@ async function startWorker() {
     await sleep(500);
   }
   if (!args.includes('--block')) process.exit(0);
+  serveAgent(false);
   process.on('SIGTERM', () => process.exit(0));
   setInterval(() => {}, 1 << 30);
 }

@@ -1,0 +1,104 @@
+// A sandbox running our RayCluster controller (no stand-in, no KubeRay): Ray images are the Ray emulator,
+// whose `ray start --address` registers worker nodes with the head. Probe timing is scaled down (KubeRay's
+// 10 s readiness delay becomes 2 s); the workers' wait-gcs-ready loop keeps its real 5 s period.
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '@rayjob/kube-runtime';
+import { rayEmulatorImage, startSandbox, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
+import { loadConfig } from '../../src/config/config.ts';
+import { rayClusterController } from '../../src/controllers/raycluster/index.ts';
+import type { RayClusterControllerHandle } from '../../src/controllers/raycluster/controller.ts';
+import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
+import type { ControllerRegistration } from '../../src/controllers/types.ts';
+import { startOperator, type RunningOperator } from '../../src/operator.ts';
+import { api, eventually, type Json } from './api.ts';
+
+const repo = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
+export const RAY_IMAGE = 'rayproject/ray:2.58.0';
+
+export interface RayClusterEnv {
+  sandbox: Sandbox;
+  url: string;
+  operator: RunningOperator;
+  controller: RayClusterControllerHandle;
+  stop(): Promise<void>;
+}
+
+export interface RayClusterEnvOptions {
+  /** Also run the RayJob controller (end-to-end RayJobs on our RayCluster controller). */
+  withRayJobs?: boolean;
+  extraImages?: Record<string, ImageProgram>;
+  argv?: string[];
+}
+
+export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Promise<RayClusterEnv> {
+  const sandbox = await startSandbox({
+    crds: [repo('packages/core/crds/ray.io_rayjobs.yaml'), repo('packages/core/crds/ray.io_rayclusters.yaml')],
+    images: { 'rayproject/ray': rayEmulatorImage({ emulatorCli: repo('packages/ray-emulator/src/cli.ts') }), ...(options.extraImages ?? {}) },
+    node: { timing: { probeTimeScale: 0.2 } },
+  });
+  const loaded = loadConfig(
+    ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
+    {},
+  );
+  if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
+  const registration = rayClusterController({});
+  let handle: RayClusterControllerHandle | undefined;
+  const controllers: ControllerRegistration[] = [
+    {
+      name: registration.name,
+      setup: (ctx) => {
+        const started = registration.setup(ctx) as RayClusterControllerHandle;
+        handle = started;
+        return started;
+      },
+    },
+  ];
+  if (options.withRayJobs) controllers.push(rayJobController({ runningPollSeconds: 30 }));
+  const operator = await startOperator({
+    config: loaded.config,
+    controllers,
+    ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
+    logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
+  });
+  if (!handle) throw new Error('the raycluster controller was not set up');
+  return {
+    sandbox,
+    url: sandbox.url,
+    operator,
+    controller: handle,
+    async stop() {
+      await operator.stop();
+      await sandbox.stop();
+    },
+  };
+}
+
+export const clusterPath = (name: string, ns = 'default') => `/apis/ray.io/v1/namespaces/${ns}/rayclusters/${name}`;
+
+export async function getCluster(url: string, name: string): Promise<Json> {
+  return (await api(url, 'GET', clusterPath(name))).body;
+}
+
+export async function clusterPods(url: string, name: string, extraSelector = ''): Promise<Json[]> {
+  const selector = encodeURIComponent(`ray.io/cluster=${name}${extraSelector ? `,${extraSelector}` : ''}`);
+  return (await api(url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=${selector}`)).body?.items ?? [];
+}
+
+export async function clusterEvents(url: string, name: string): Promise<Json[]> {
+  const items: Json[] = (await api(url, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events')).body?.items ?? [];
+  return items.filter((e) => e.regarding?.kind === 'RayCluster' && e.regarding?.name === name);
+}
+
+export async function waitForState(url: string, name: string, state: string, ms = 90_000): Promise<Json> {
+  return eventually(`RayCluster ${name} state ${state}`, async () => {
+    const c = await getCluster(url, name);
+    return c?.status?.state === state ? c : undefined;
+  }, ms, 200);
+}
+
+export const condition = (cluster: Json, type: string): Json => (cluster?.status?.conditions ?? []).find((c: Json) => c.type === type);
+
+export async function patchCluster(url: string, name: string, patch: Json): Promise<void> {
+  const res = await api(url, 'PATCH', clusterPath(name), patch, 'application/merge-patch+json');
+  if (res.status !== 200) throw new Error(`patch ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+}
