@@ -1,27 +1,17 @@
 // One sandbox per test file: API server with the ray.io CRDs, Job controller, kubelet running pods as processes
 // (Ray images -> the Ray emulator, our submitter image -> our submitter's source), the test-only RayCluster
 // stand-in, and the operator under test in this process (cluster DNS through the sandbox's lookup).
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '@rayjob/kube-runtime';
-import { startSandbox, rayEmulatorImage, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
+import { startSandbox, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
+import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
 import { rayJobController, type RayJobControllerHandle } from '../../src/controllers/rayjob/controller.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';
 import { startRayClusterStandIn, type StandIn } from './raycluster-standin.ts';
 
-const repo = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
 export const RAY_IMAGE = 'rayproject/ray:2.58.0';
-
-/** Our submitter image: `/submitter ...` runs the submitter's source with this Node. */
-export function submitterImage(): ImageProgram {
-  const main = repo('apps/submitter-sidecar/src/main.ts');
-  return {
-    entrypoint: ['/submitter'],
-    rewrite: (argv) => (argv[0] === '/submitter' ? [process.execPath, main, ...argv.slice(1)] : argv),
-  };
-}
 
 export interface Env {
   sandbox: Sandbox;
@@ -48,13 +38,7 @@ export interface EnvOptions {
 }
 
 export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
-  const sandbox = await startSandbox({
-    crds: [repo('packages/core/crds/ray.io_rayjobs.yaml'), repo('packages/core/crds/ray.io_rayclusters.yaml')],
-    images: {
-      'rayproject/ray': rayEmulatorImage({ emulatorCli: repo('packages/ray-emulator/src/cli.ts') }),
-      'rayjob.test/submitter': submitterImage(),
-    },
-  });
+  const sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }) });
   const standIn = startRayClusterStandIn(sandbox.url);
   const launch = async (args: string[], identity?: string) => {
     const loaded = loadConfig([...baseArgv, '--kubeconfig', sandbox.kubeconfigPath, ...args], testEnvVars);

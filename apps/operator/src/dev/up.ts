@@ -1,0 +1,57 @@
+// `npm start`: a local cluster with the operator running in it. Starts the sandbox (API server with the ray.io
+// CRDs, Job controller, kubelet running pods as processes, cluster DNS), maps Ray images to the Ray emulator
+// (or real Ray with --real-ray where the real-Ray tier is provisioned) and our submitter image to our submitter,
+// starts the operator (every registered controller) against it, prints the kubeconfig path and stays up until
+// SIGTERM/SIGINT. Dev only: never part of the operator's bundle.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLogger } from '@rayjob/kube-runtime';
+import { startSandbox } from '@rayjob/sandbox';
+import { loadConfig } from '../config/config.ts';
+import { startOperator } from '../operator.ts';
+import { RAY_CRDS, sandboxImages } from './sandbox-images.ts';
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string' },
+    port: { type: 'string' },
+    'real-ray': { type: 'boolean' },
+    'operator-flag': { type: 'string', multiple: true },
+  },
+});
+const dir = resolve(values.dir ?? join(tmpdir(), 'rayjob-sandbox'));
+mkdirSync(dir, { recursive: true });
+const operatorArgv = ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', ...(values['operator-flag'] ?? [])];
+const loaded = loadConfig([...operatorArgv, '--kubeconfig', join(dir, 'kubeconfig')], process.env);
+if (loaded.ok !== true) {
+  process.stderr.write(`rayjob up: ${loaded.ok === false ? loaded.message : 'unexpected --help'}\n`);
+  process.exit(2);
+}
+const sandbox = await startSandbox({
+  dir,
+  crds: RAY_CRDS,
+  images: sandboxImages({ realRay: values['real-ray'] ?? false, submitterImages: [loaded.config.submitterImage] }),
+  ...(values.port !== undefined && { apiServer: { port: Number(values.port) } }),
+});
+const operator = await startOperator({
+  config: { ...loaded.config, kubeconfig: sandbox.kubeconfigPath },
+  // stdout carries the kubeconfig path (scripts read it); the operator's JSON logs go to stderr.
+  logger: createLogger({ level: loaded.config.logLevel, destination: process.stderr }),
+  ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
+});
+writeFileSync(join(dir, 'sandbox.pid'), String(process.pid));
+process.stdout.write(`${sandbox.kubeconfigPath}\n`);
+process.stderr.write(`rayjob up: API server ${sandbox.url}; operator running (${Object.keys(operator.controllers).join(', ')}); export KUBECONFIG=${sandbox.kubeconfigPath}\n`);
+let stopping = false;
+const stop = async (): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  await operator.stop();
+  await sandbox.stop();
+  rmSync(join(dir, 'sandbox.pid'), { force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,62 @@
+// `npm start` (README command one): the sandbox comes up with the CRDs installed and the operator running in
+// it, prints the kubeconfig, and `kubectl apply` of a RayJob reaches the operator; SIGTERM stops it all.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoPath } from '../src/dev/sandbox-images.ts';
+import { eventually } from './support/api.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rayjob-up-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const kubectl = (kubeconfig: string, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir, KUBECACHEDIR: join(dir, 'cache') }, timeout: 20_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    if (stdin !== undefined) child.stdin?.end(stdin);
+  });
+
+const invalidRayJob = `apiVersion: ray.io/v1
+kind: RayJob
+metadata:
+  name: from-kubectl
+spec:
+  suspend: true
+  entrypoint: echo hi
+  rayClusterSpec:
+    headGroupSpec:
+      rayStartParams: {}
+      template:
+        spec:
+          containers:
+          - name: ray-head
+            image: rayproject/ray:2.58.0
+`;
+
+describe('npm start', { timeout: 90_000 }, () => {
+  it('brings up the sandbox with the operator running; kubectl apply reaches it; SIGTERM stops cleanly', async () => {
+    const child = spawn(process.execPath, [repoPath('apps/operator/src/dev/up.ts'), '--dir', join(dir, 'sandbox')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const kubeconfig = await eventually('the kubeconfig path on stdout', () => stdout.split('\n').find((l) => l.endsWith('/kubeconfig')), 60_000);
+      expect(stderr).toContain('operator running (rayjob');
+      expect((await kubectl(kubeconfig, ['get', 'crd', 'rayjobs.ray.io', 'rayclusters.ray.io', '-o', 'name'])).stdout).toContain('rayjobs.ray.io');
+      const applied = await kubectl(kubeconfig, ['apply', '-f', '-'], invalidRayJob);
+      expect(applied.stderr).toBe('');
+      const status = await eventually('the operator to judge the RayJob', async () => {
+        const r = await kubectl(kubeconfig, ['get', 'rayjob', 'from-kubectl', '-o', 'jsonpath={.status.jobDeploymentStatus}']);
+        return r.stdout === 'ValidationFailed' ? r.stdout : undefined;
+      }, 30_000);
+      expect(status).toBe('ValidationFailed');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
