@@ -67,6 +67,15 @@ describe('REST client against the sandbox API server', () => {
     await impatient.close();
   });
 
+  it('rate-limits requests client-side with qps and burst', async () => {
+    const limited = await createKubeClient({ server: cluster.proxy.url }, { qps: 20, burst: 2 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => limited.get(resources.namespaces, { name: 'default' })));
+    // 2 at once, then one every 50 ms: the sixth leaves at about 200 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+    await limited.close();
+  });
+
   it('reports a refused connection as status 0 ConnectionError, not a throw', async () => {
     const dead = await createKubeClient({ server: 'http://127.0.0.1:1' });
     const r = await dead.get(resources.pods, { namespace: 'default', name: 'x' });

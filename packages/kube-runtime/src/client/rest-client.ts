@@ -3,6 +3,7 @@
 // client-go, a 429 or 5xx that carries Retry-After is retried after that wait, a bounded number of times.
 import { request } from 'undici';
 import { sleep, systemClock, type Clock } from '../clock.ts';
+import { bucketLimiter } from '../workqueue/rate-limiters.ts';
 import { openConnection, type Connection, type ConnectionSource } from './connection.ts';
 import { errorFromException, errorFromResponse, type KubeResult } from './errors.ts';
 import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';
@@ -92,6 +93,9 @@ export interface KubeClientOptions {
   maxRetryAfterSeconds?: number;
   userAgent?: string;
   clock?: Clock;
+  /** Client-side rate limit, as client-go's (KubeRay's --qps 100 / --burst 200). Unlimited when unset. */
+  qps?: number;
+  burst?: number;
   /** Every answer (status 0 = none), e.g. for rest_client_requests_total. */
   onResponse?: (method: string, status: number, host: string) => void;
 }
@@ -116,6 +120,11 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
   const clock = options.clock ?? systemClock;
   const userAgent = options.userAgent ?? 'rayjob-kube-runtime';
   const host = new URL(conn.server).host;
+  const bucket = options.qps !== undefined && options.qps > 0 ? bucketLimiter(clock, options.qps, Math.max(1, options.burst ?? Math.ceil(options.qps))) : undefined;
+  const throttle = async (signal?: AbortSignal): Promise<void> => {
+    const wait = bucket?.when('') ?? 0;
+    if (wait > 0) await sleep(clock, wait, signal);
+  };
 
   const once = async <T>(req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> => {
     const path = req.path + queryString(req.query);
@@ -148,6 +157,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
 
   const call = async <T>(req: RawRequest): Promise<KubeResult<T>> => {
     for (let attempt = 0; ; attempt++) {
+      await throttle(req.signal);
       const { result, retryAfter } = await once<T>(req);
       if (result.ok || retryAfter === undefined || attempt >= maxRetries || req.signal?.aborted) return result;
       await sleep(clock, Math.min(retryAfter, maxWait) * 1000, req.signal);
@@ -178,6 +188,7 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
     watch: async (type, o) => {
       const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
       const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
+      await throttle(o.signal);
       return readWatchStream(conn, { path, query: queryString(query), userAgent, signal: o.signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent });
     },
     request: call,
