@@ -1,9 +1,10 @@
 // The two pieces of pure logic the contract leans on, with an injected clock: the replay-skipping printer
 // and the driver-liveness count.
-import type { NodeLiveness } from '@rayjob/ray-client';
+import type { NodeLiveness, RayFailure } from '@rayjob/ray-client';
 import { describe, expect, it } from 'vitest';
 import { emptyKnowledge, finalText, outcome, signalNotice, type JobKnowledge } from '../src/exit.ts';
 import { createLogPrinter } from '../src/run/follow-logs.ts';
+import { unhealthyReason } from '../src/run/unhealthy-reason.ts';
 import { createDriverWatch } from '../src/run/watch-driver.ts';
 
 describe('the log printer prints every byte of the job log exactly once', () => {
@@ -62,4 +63,29 @@ describe('the final word never contradicts itself', () => {
     { name: 'a running job', k: { seen: true, lastStatus: 'RUNNING' as const }, says: 'exiting without stopping job \'j1\' (it keeps running)' },
     { name: 'a job that had ended', k: { seen: true, lastStatus: 'SUCCEEDED' as const }, says: 'had already ended (SUCCEEDED)' },
   ])('a signal with $name says so', ({ k, says }) => expect(signalNotice('SIGTERM', knowing(k))).toContain(says));
+});
+
+describe('why GCS is not healthy, in a few words', () => {
+  it.each<[string, RayFailure, string]>([
+    ['refused', { kind: 'unavailable', cause: 'refused', message: 'connect ECONNREFUSED 10.0.0.1:8265' }, 'connection refused'],
+    ['dns', { kind: 'unavailable', cause: 'dns', message: 'getaddrinfo ENOTFOUND head' }, 'no such host head-svc.ns.svc'],
+    ['timeout', { kind: 'unavailable', cause: 'timeout', message: 'timeout' }, 'no answer in time'],
+    ['reset', { kind: 'unavailable', cause: 'reset', message: 'ECONNRESET' }, 'connection reset'],
+    ['tls', { kind: 'unavailable', cause: 'tls', message: 'self-signed certificate' }, 'TLS: self-signed certificate'],
+    ['5xx with Ray\'s reason', { kind: 'unavailable', cause: 'server-error', status: 503, message: 'HTTP 503: GCS is not ready' }, 'HTTP 503: GCS is not ready'],
+    ['5xx without a body', { kind: 'unavailable', cause: 'server-error', status: 500, message: 'HTTP 500: ' }, 'HTTP 500'],
+    ['a 403', { kind: 'rejected', status: 403, message: 'HTTP 403: Forbidden' }, 'HTTP 403: Forbidden'],
+    ['a 404 (not a Ray dashboard?)', { kind: 'not-found', status: 404, message: 'HTTP 404: Not Found' }, 'HTTP 404: Not Found'],
+  ])('%s', (_name, failure, expected) => expect(unhealthyReason(failure, 'http://head-svc.ns.svc:8265')).toBe(expected));
+});
+
+describe('the driver watch says when its bound falls due', () => {
+  it('nothing counted: undefined; counting: the time left, which the watcher sleeps at most', () => {
+    const watch = createDriverWatch(1000);
+    expect(watch.msUntilLost(0)).toBeUndefined();
+    watch.observe({ status: 'RUNNING', driver_node_id: 'n1' }, { kind: 'dead' }, 200);
+    expect(watch.msUntilLost(500)).toBe(700);
+    watch.observe({ status: 'RUNNING', driver_node_id: 'n1' }, { kind: 'alive' }, 600);
+    expect(watch.msUntilLost(600)).toBeUndefined();
+  });
 });
