@@ -1,18 +1,26 @@
 #!/usr/bin/env node
-// rayjob-sandbox up [--dir D] [--crds file...] [--no-kubelet] [--no-job-controller] [--port N]
-//   starts a sandbox, prints the kubeconfig path, stays up until SIGTERM/SIGINT.
+// rayjob-sandbox up [--dir D] [--crds file...] [--image NAME=COMMAND ...] [--no-kubelet] [--no-job-controller] [--port N]
+//   starts a sandbox, prints the kubeconfig path, stays up until SIGTERM/SIGINT. Common images (busybox,
+//   python, rayproject/ray, ours...) are mapped by default (images/default-images.ts); --image adds or overrides.
 // rayjob-sandbox down [--dir D]
 //   stops the sandbox running in D (pid file), waits for it to exit, removes D.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultImages, parseImageFlag } from './images/default-images.ts';
+import type { ImageCatalog } from './kubelet/image-program.ts';
 import { startSandbox } from './sandbox.ts';
 
 const usage = `usage:
-  rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--port N] [--no-kubelet] [--no-job-controller]
+  rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--image NAME=COMMAND ...] [--port N] [--no-kubelet] [--no-job-controller]
   rayjob-sandbox down [--dir DIR]
-DIR defaults to ${join(tmpdir(), 'rayjob-sandbox')}.`;
+DIR defaults to ${join(tmpdir(), 'rayjob-sandbox')}.
+Images run as local programs. Mapped by default: busybox, alpine (sh), debian, ubuntu (bash), python (python3),
+node, rayproject/ray (real Ray if provisioned, else the Ray emulator), ghcr.io/rayjob/submitter and
+ghcr.io/rayjob/operator (this checkout). --image NAME=COMMAND maps NAME (a repository, any tag) to COMMAND
+as its ENTRYPOINT, e.g. --image myorg/trainer=/usr/bin/python3.`;
 
 const pidFile = (dir: string): string => join(dir, 'sandbox.pid');
 
@@ -21,7 +29,9 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function up(dir: string, crds: string[], port: number | undefined, kubelet: boolean, jobController: boolean): Promise<void> {
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+async function up(dir: string, crds: string[], images: ImageCatalog, port: number | undefined, kubelet: boolean, jobController: boolean): Promise<void> {
   mkdirSync(dir, { recursive: true });
   if (existsSync(pidFile(dir))) {
     const pid = Number(readFileSync(pidFile(dir), 'utf8'));
@@ -30,6 +40,7 @@ async function up(dir: string, crds: string[], port: number | undefined, kubelet
   const sandbox = await startSandbox({
     dir,
     crds: crds.map((c) => resolve(c)),
+    images,
     kubelet,
     jobController,
     ...(port !== undefined && { apiServer: { port } }),
@@ -82,6 +93,7 @@ const { positionals, values } = parseArgs({
   options: {
     dir: { type: 'string' },
     crds: { type: 'string', multiple: true },
+    image: { type: 'string', multiple: true },
     port: { type: 'string' },
     'no-kubelet': { type: 'boolean' },
     'no-job-controller': { type: 'boolean' },
@@ -94,7 +106,13 @@ if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
 if (values.help) {
   process.stdout.write(`${usage}\n`);
 } else if (positionals[0] === 'up') {
-  await up(dir, values.crds ?? [], port, !values['no-kubelet'], !values['no-job-controller']);
+  const images = defaultImages({ repoRoot });
+  for (const flag of values.image ?? []) {
+    const parsed = parseImageFlag(flag);
+    if (!parsed.ok) fail(parsed.message);
+    images[parsed.name] = parsed.program;
+  }
+  await up(dir, values.crds ?? [], images, port, !values['no-kubelet'], !values['no-job-controller']);
 } else if (positionals[0] === 'down') {
   await down(dir);
 } else {

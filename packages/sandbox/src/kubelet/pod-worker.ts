@@ -18,6 +18,7 @@ import { mergeForeignConditions, podConditions, podPhase } from './pod-status.ts
 import { runProbe } from './probes.ts';
 import { terminationMessage } from './termination-message.ts';
 import { prepareVolumes } from './volumes.ts';
+import { unmappedImageMessage } from '../images/unmapped-image.ts';
 
 interface ContainerRun {
   spec: Container;
@@ -148,7 +149,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     const image = run.spec.image ?? '';
     const program = lookupImage(deps.images, image);
     if (program === undefined) {
-      run.state = { waiting: { reason: 'ErrImagePull', message: `failed to pull and unpack image "${image}": the sandbox has no program for this image (add it to the kubelet's images map)` } };
+      run.state = { waiting: { reason: 'ErrImagePull', message: unmappedImageMessage(image) } };
       event('Warning', 'Failed', `Failed to pull image "${image}": ${run.state.waiting?.message ?? ''}`);
       event('Warning', 'Failed', 'Error: ErrImagePull');
       void writeStatus();

@@ -1,0 +1,77 @@
+// The images a newcomer's first commands use, mapped to programs on this machine (there is no container
+// runtime): common base images run the host's shell, python and node; Ray images run real Ray where the
+// real-Ray tier is provisioned (tools/ray/provision.sh) and the Ray emulator elsewhere; our own submitter and
+// operator images run this checkout's entry points. Paths are configuration (the sandbox imports no app).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ImageCatalog, ImageProgram } from '../kubelet/image-program.ts';
+import { rayEmulatorImage, realRayImage } from '../kubelet/ray-image.ts';
+
+export interface DefaultImagesOptions {
+  /** The repository checkout holding packages/ and apps/. */
+  repoRoot: string;
+  /**
+   * Directory with a real Ray's `ray`; null: use the emulator. Default: $RAYJOB_REAL_RAY_BIN, else
+   * $RAYJOB_RAY_VENV/bin or /opt/rayjob-ray-venv/bin when present.
+   */
+  realRayBin?: string | null;
+  node?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const submitterImageName = 'ghcr.io/rayjob/submitter';
+export const operatorImageName = 'ghcr.io/rayjob/operator';
+
+/** Where a provisioned real Ray lives, if anywhere. */
+export function findRealRayBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = [env.RAYJOB_REAL_RAY_BIN, `${env.RAYJOB_RAY_VENV ?? '/opt/rayjob-ray-venv'}/bin`];
+  return candidates.find((dir): dir is string => dir !== undefined && dir !== '' && existsSync(join(dir, 'ray')));
+}
+
+/** An app's entry point: its built bundle when present, else its TypeScript source run by node. */
+function appProgram(node: string, bundle: string, source: string): ImageProgram | undefined {
+  if (existsSync(bundle)) return { entrypoint: [node, bundle] };
+  if (existsSync(source)) return { entrypoint: [node, source] };
+  return undefined;
+}
+
+export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
+  const node = options.node ?? process.execPath;
+  const shell = (cmd: string[]): ImageProgram => ({ entrypoint: [], cmd });
+  const catalog: ImageCatalog = {
+    busybox: shell(['sh']),
+    alpine: shell(['sh']),
+    debian: shell(['bash']),
+    ubuntu: shell(['bash']),
+    python: shell(['python3']),
+    node: shell([node]),
+  };
+  const submitter = appProgram(node, join(options.repoRoot, 'apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'));
+  if (submitter) catalog[submitterImageName] = submitter;
+  const operator = appProgram(node, join(options.repoRoot, 'apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'));
+  if (operator) catalog[operatorImageName] = operator;
+  const rayBin = options.realRayBin === null ? undefined : (options.realRayBin ?? findRealRayBin(options.env));
+  const emulatorCli = join(options.repoRoot, 'packages/ray-emulator/src/cli.ts');
+  if (rayBin !== undefined) catalog['rayproject/ray'] = realRayImage({ rayBin });
+  else if (existsSync(emulatorCli)) catalog['rayproject/ray'] = rayEmulatorImage({ emulatorCli, node, ...(submitter && { jobCommand: submitter.entrypoint }) });
+  // Docker Hub's long forms name the same images (docker.io/library/busybox, docker.io/rayproject/ray).
+  for (const [name, program] of Object.entries(catalog)) {
+    if (name.includes('.')) continue;
+    catalog[`docker.io/${name.includes('/') ? name : `library/${name}`}`] = program;
+  }
+  return catalog;
+}
+
+export type ImageFlag = { ok: true; name: string; program: ImageProgram } | { ok: false; message: string };
+
+/**
+ * `--image NAME=COMMAND`: COMMAND is the image's ENTRYPOINT, split on whitespace (quote-free on purpose: use a
+ * script path for anything more). NAME is matched as an image reference, or as a repository for any tag.
+ */
+export function parseImageFlag(value: string): ImageFlag {
+  const eq = value.indexOf('=');
+  const name = eq < 0 ? '' : value.slice(0, eq).trim();
+  const command = eq < 0 ? [] : value.slice(eq + 1).trim().split(/\s+/).filter((w) => w !== '');
+  if (name === '' || command.length === 0) return { ok: false, message: `--image must be NAME=COMMAND (e.g. --image myorg/tool=/usr/bin/tool), got "${value}"` };
+  return { ok: true, name, program: { entrypoint: command } };
+}

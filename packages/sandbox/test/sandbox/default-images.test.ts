@@ -1,0 +1,76 @@
+// The default image map and the --image flag, as pure functions.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultImages, parseImageFlag } from '../../src/images/default-images.ts';
+import { lookupImage } from '../../src/kubelet/image-program.ts';
+import { unmappedImageMessage } from '../../src/images/unmapped-image.ts';
+
+let repo: string;
+beforeAll(async () => {
+  repo = await mkdtemp(join(tmpdir(), 'images-'));
+  await mkdir(join(repo, 'packages/ray-emulator/src'), { recursive: true });
+  await writeFile(join(repo, 'packages/ray-emulator/src/cli.ts'), '');
+  await mkdir(join(repo, 'apps/submitter-sidecar/src'), { recursive: true });
+  await writeFile(join(repo, 'apps/submitter-sidecar/src/main.ts'), '');
+  await mkdir(join(repo, 'ray/bin'), { recursive: true });
+  await writeFile(join(repo, 'ray/bin/ray'), '');
+});
+afterAll(async () => {
+  await rm(repo, { recursive: true, force: true });
+});
+
+describe('default images', () => {
+  it.each([
+    ['busybox', [], ['sh']],
+    ['alpine:3.20', [], ['sh']],
+    ['docker.io/library/ubuntu', [], ['bash']],
+    ['quay.io/other/ubuntu', undefined, undefined],
+    ['ubuntu:24.04', [], ['bash']],
+    ['python:3.12-slim', [], ['python3']],
+  ])('%s runs the host program', (image, entrypoint, cmd) => {
+    const program = lookupImage(defaultImages({ repoRoot: repo, env: {} }), image);
+    if (entrypoint === undefined) expect(program).toBeUndefined();
+    else expect(program).toMatchObject({ entrypoint, cmd });
+  });
+
+  it('Ray images run the emulator (with our submitter for `ray job`) when no real Ray is provisioned', () => {
+    const program = lookupImage(defaultImages({ repoRoot: repo, realRayBin: null, node: '/n' }), 'docker.io/rayproject/ray:2.41.0');
+    expect(program?.env?.RAYJOB_EMULATOR_CLI).toBe(join(repo, 'packages/ray-emulator/src/cli.ts'));
+    expect(JSON.parse(program?.env?.RAYJOB_RAY_JOB_COMMAND ?? 'null')).toEqual(['/n', join(repo, 'apps/submitter-sidecar/src/main.ts')]);
+  });
+
+  it('Ray images run real Ray where it is provisioned', () => {
+    const program = lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REAL_RAY_BIN: join(repo, 'ray/bin') } }), 'rayproject/ray:2.58.0');
+    expect(program?.env?.PATH?.startsWith(join(repo, 'ray/bin'))).toBe(true);
+    expect(program?.env?.RAYJOB_EMULATOR_CLI).toBeUndefined();
+  });
+
+  it('our submitter image runs this checkout\'s submitter (bundle when built, else source)', async () => {
+    expect(lookupImage(defaultImages({ repoRoot: repo, env: {}, node: '/n' }), 'ghcr.io/rayjob/submitter:latest')?.entrypoint).toEqual(['/n', join(repo, 'apps/submitter-sidecar/src/main.ts')]);
+    await mkdir(join(repo, 'apps/submitter-sidecar/dist'), { recursive: true });
+    await writeFile(join(repo, 'apps/submitter-sidecar/dist/submitter.mjs'), '');
+    expect(lookupImage(defaultImages({ repoRoot: repo, env: {}, node: '/n' }), 'ghcr.io/rayjob/submitter:v1')?.entrypoint).toEqual(['/n', join(repo, 'apps/submitter-sidecar/dist/submitter.mjs')]);
+  });
+});
+
+describe('--image NAME=COMMAND', () => {
+  it.each([
+    ['myorg/tool=/usr/bin/tool --verbose', { ok: true, name: 'myorg/tool', program: { entrypoint: ['/usr/bin/tool', '--verbose'] } }],
+    ['myorg/tool', { ok: false }],
+    ['=/bin/true', { ok: false }],
+    ['myorg/tool=  ', { ok: false }],
+  ])('%j', (flag, expected) => {
+    expect(parseImageFlag(flag)).toMatchObject(expected);
+  });
+
+  it('a bad flag names the expected form', () => {
+    const parsed = parseImageFlag('nope');
+    expect(parsed.ok ? '' : parsed.message).toContain('--image must be NAME=COMMAND');
+  });
+
+  it('the unmapped-image message names the repository to map', () => {
+    expect(unmappedImageMessage('reg.example:5000/a/b:1@sha256:00')).toContain('--image reg.example:5000/a/b=COMMAND');
+  });
+});
