@@ -72,7 +72,14 @@ export function realRayImage(options: RealRayImageOptions): ImageProgram {
   return {
     entrypoint: [],
     cmd: ['bash'],
-    env: { PATH: `${options.rayBin}${delimiter}${options.basePath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}` },
+    env: {
+      PATH: `${options.rayBin}${delimiter}${options.basePath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
+      // The dashboard gives each of its subprocess modules 30 s to start, and `ray start` gives the dashboard
+      // 60 s; on a shared, loaded CI machine the imports alone can take longer, and the head then exits.
+      // A pod's env still overrides these.
+      RAY_DASHBOARD_SUBPROCESS_MODULE_WAIT_READY_TIMEOUT: '300',
+      RAY_DASHBOARD_STARTUP_TIMEOUT_S: '300',
+    },
     mounts: [{ source: options.rayBin, target: '/usr/local/sbin' }],
   };
 }
