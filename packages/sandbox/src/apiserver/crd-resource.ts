@@ -70,6 +70,7 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
       statusSplit: hasStatus,
       strategicMerge: false,
       crdName: crd.metadata.name ?? '',
+      openapiSchema: schema as Record<string, unknown>,
       ...(subresources.scale !== undefined && { scale: subresources.scale as NonNullable<ResourceType['scale']> }),
       table: printerTable(v.additionalPrinterColumns as PrinterColumn[] | undefined),
       defaultPropagation: 'Background',

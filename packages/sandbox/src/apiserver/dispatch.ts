@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext } from './context.ts';
 import { coreVersions, groupDoc, groupList, resourceList, serverVersion } from './discovery.ts';
 import { readJsonBody, sendError, sendJson } from './http-io.ts';
-import { openapiV3Doc, openapiV3Index } from './openapi.ts';
+import { openapiInfo, openapiV2Doc, openapiV3Doc, openapiV3Index } from './openapi.ts';
+import { openapiV2Protobuf, openapiV2ProtobufType } from './openapi-v2-proto.ts';
 import { bindPod, evictPod } from './pod-actions.ts';
 import { servePodLog } from './pod-logs.ts';
 import { forward, resolvePodTarget, resolveServiceTarget } from './proxy.ts';
@@ -19,11 +20,11 @@ import {
 } from './resource-handlers.ts';
 import { parseApiPath } from './routes.ts';
 import { readScale, writeScale } from './scale.ts';
-import { methodNotAllowed, notFound, pathNotFound } from './status.ts';
+import { methodNotAllowed, notAcceptable, notFound, pathNotFound } from './status.ts';
 import type { WatchRegistry } from './watch.ts';
 
 export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, address: () => string) {
-  const simple = (res: ServerResponse, url: URL): boolean => {
+  const simple = (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
     const p = url.pathname.replace(/\/+$/, '') || '/';
     if (p === '/version') sendJson(res, 200, serverVersion);
     else if (p === '/healthz' || p === '/livez' || p === '/readyz') {
@@ -31,7 +32,15 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
       res.end('ok');
     } else if (p === '/api') sendJson(res, 200, coreVersions(address()));
     else if (p === '/apis') sendJson(res, 200, groupList(ctx.registry));
-    else if (p === '/openapi/v3') sendJson(res, 200, openapiV3Index(ctx.registry));
+    else if (p === '/openapi/v2') {
+      const accept = req.headers.accept ?? '*/*';
+      if (/proto-openapi/.test(accept)) {
+        const body = openapiV2Protobuf(openapiInfo);
+        res.writeHead(200, { 'Content-Type': openapiV2ProtobufType, 'Content-Length': body.length });
+        res.end(body);
+      } else if (/json|\*\/\*/.test(accept)) sendJson(res, 200, openapiV2Doc(ctx.registry));
+      else throw notAcceptable(`application/json, ${openapiV2ProtobufType}`);
+    } else if (p === '/openapi/v3') sendJson(res, 200, openapiV3Index(ctx.registry));
     else if (p.startsWith('/openapi/v3/')) {
       const parts = p.slice('/openapi/v3/'.length).split('/');
       const doc = parts[0] === 'api' ? openapiV3Doc(ctx.registry, '', parts[1] ?? '') : openapiV3Doc(ctx.registry, parts[1] ?? '', parts[2] ?? '');
@@ -45,7 +54,7 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
-    if (simple(res, url)) return;
+    if (simple(req, res, url)) return;
     const route = parseApiPath(url.pathname);
     if (route.kind === 'none') throw pathNotFound();
     if (route.kind === 'group') {

@@ -58,6 +58,8 @@ export interface ResourceType {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Set for custom resources; the CRD name. */
   crdName?: string;
+  /** A custom resource's openAPIV3Schema, published in /openapi/v3 and /openapi/v2. */
+  openapiSchema?: Record<string, unknown>;
 }
 
 export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -6,7 +6,7 @@ type Json = unknown;
 type Obj = Record<string, Json>;
 
 /** List fields that merge by a key, by field name (the patchMergeKey tags of the core types). */
-const mergeKeys: Record<string, string> = {
+export const mergeKeys: Record<string, string> = {
   containers: 'name',
   initContainers: 'name',
   ephemeralContainers: 'name',
@@ -29,7 +29,7 @@ const mergeKeys: Record<string, string> = {
 };
 
 /** Primitive lists with patchStrategy "merge" (union). */
-const mergePrimitiveLists = new Set(['finalizers']);
+export const mergePrimitiveLists = new Set(['finalizers']);
 
 function portKey(parentField: string): string {
   return parentField === 'service' ? 'port' : 'containerPort';
