@@ -9,7 +9,7 @@ import { createObject, deleteObject, present, replaceObject, type DeleteOptions,
 import { applyPatch } from './patch.ts';
 import { gvKey, type ResourceType } from './resource-types.ts';
 import type { ApiPath } from './routes.ts';
-import { badRequest, methodNotAllowed, notFound } from './status.ts';
+import { badRequest, continueExpired, methodNotAllowed, notFound } from './status.ts';
 import { outputFormOf, toPartial, toPartialList, toTable } from './table.ts';
 import { serveWatch, type WatchRegistry } from './watch.ts';
 
@@ -63,7 +63,7 @@ export function handleList(ctx: ApiContext, watches: WatchRegistry, p: RequestPa
     .map((o) => present(p.rt, o))
     .filter((o) => labels(o) && fields(o))
     .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  const page = paginate(items, p.query, rv);
+  const page = paginate(items, p.query, rv, ctx.store.oldestResumableRv());
   const form = outputFormOf(p.req.headers.accept);
   if (form === 'table') {
     const table = toTable(p.rt, page.items, page.rv, p.query.get('includeObject') ?? undefined, ctx.now());
@@ -83,7 +83,7 @@ const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.meta
  * limit/continue chunking. The continue token carries the list's resourceVersion and the last key
  * returned; later pages show the objects as they are now (not a snapshot at that resourceVersion).
  */
-function paginate(items: KubeObject[], q: URLSearchParams, rv: string): { items: KubeObject[]; rv: string; meta: Record<string, unknown> } {
+function paginate(items: KubeObject[], q: URLSearchParams, rv: string, oldestRv: number): { items: KubeObject[]; rv: string; meta: Record<string, unknown> } {
   let start = 0;
   let listRv = rv;
   const token = q.get('continue');
@@ -96,6 +96,7 @@ function paginate(items: KubeObject[], q: URLSearchParams, rv: string): { items:
     }
     listRv = parsed.rv ?? rv;
     const after = parsed.after ?? '';
+    if (Number(listRv) < oldestRv) throw continueExpired(Buffer.from(JSON.stringify({ rv, after })).toString('base64url'));
     start = items.findIndex((o) => keyOf(o) > after);
     if (start < 0) start = items.length;
   }

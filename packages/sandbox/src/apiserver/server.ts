@@ -29,6 +29,8 @@ export interface ApiServerOptions {
   now?: () => number;
   /** How many changes a watch can resume across before getting 410 Gone. */
   historySize?: number;
+  /** Changes older than this are compacted: watches and paginated lists from before get 410 Gone (default 5 min). */
+  historyWindowMs?: number;
   bookmarkIntervalMs?: number;
   /** Graceful pod deletion (set when a kubelet runs; without one, pods are deleted at once). */
   podGracefulDeletion?: boolean;
@@ -62,7 +64,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const host = options.host ?? '127.0.0.1';
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
-  const store = createStore({ ...(options.historySize !== undefined && { historySize: options.historySize }) });
+  const store = createStore({
+    ...(options.historySize !== undefined && { historySize: options.historySize }),
+    ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
+    ...(options.now !== undefined && { now: options.now }),
+  });
   const registry = createRegistry();
   registerBuiltins(registry);
   const ctx: ApiContext = {

@@ -10,7 +10,8 @@ export interface StatusCause {
 export interface StatusBody {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** Empty, except an expired continue token's Status, which carries a token for the rest of the list. */
+  metadata: { continue?: string };
   status: 'Failure' | 'Success';
   message?: string;
   reason?: string;
@@ -60,7 +61,22 @@ export const methodNotAllowed = (message: string): ApiError => failure(405, 'Met
 
 export const unsupportedMediaType = (message: string): ApiError => failure(415, 'UnsupportedMediaType', message);
 
+export const notAcceptable = (accepted: string): ApiError => failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted}`);
+
 export const gone = (message: string): ApiError => failure(410, 'Expired', message);
+
+/** A continue token from before the last compaction; the Status carries a token to list the rest inconsistently. */
+export const continueExpired = (inconsistentContinue: string): ApiError =>
+  new ApiError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: { continue: inconsistentContinue },
+    status: 'Failure',
+    message:
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+    reason: 'Expired',
+    code: 410,
+  });
 
 export const forbidden = (message: string): ApiError => failure(403, 'Forbidden', message);
 

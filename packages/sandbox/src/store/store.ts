@@ -1,5 +1,7 @@
 // The in-memory object store: one map per resource ("bucket"), one global resourceVersion counter
-// (as etcd's revision), and a bounded ring of recent changes that watches resume from.
+// (as etcd's revision), and a bounded ring of recent changes that watches resume from. Like etcd under
+// kube-apiserver (which compacts every 5 minutes), changes older than a time window are compacted away, so a
+// watch or paginated list from an old resourceVersion gets 410 Gone as on a real cluster.
 // Compare-and-swap on resourceVersion lives here so every write path gets the same 409 semantics.
 import type { KubeObject, StoreEvent, WatchEventType } from './types.ts';
 
@@ -33,6 +35,10 @@ export interface Store {
 export interface StoreOptions {
   /** How many recent changes watches can resume from. */
   historySize?: number;
+  /** Changes older than this are compacted (default 5 minutes, kube-apiserver's compaction interval). */
+  historyWindowMs?: number;
+  /** Clock for the compaction window (tests inject one). */
+  now?: () => number;
 }
 
 const keyOf = (namespace: string, name: string): string => `${namespace}/${name}`;
@@ -40,7 +46,10 @@ const keyOf = (namespace: string, name: string): string => `${namespace}/${name}
 export function createStore(options: StoreOptions = {}): Store {
   const historySize = options.historySize ?? 100_000;
   const data = new Map<string, Map<string, KubeObject>>();
+  const historyWindowMs = options.historyWindowMs ?? 5 * 60_000;
+  const now = options.now ?? Date.now;
   const history: StoreEvent[] = [];
+  const recordedAt: number[] = []; // recordedAt[i] is when history[i] happened
   let historyStart = 0; // index of oldest valid entry in `history` (ring implemented by trimming in chunks)
   let rv = 1;
   let compactedRv = 1; // every event with rv <= compactedRv is gone from history
@@ -56,19 +65,32 @@ export function createStore(options: StoreOptions = {}): Store {
     return m;
   };
 
+  const dropOldest = (): void => {
+    const dropped = history[historyStart];
+    if (dropped) compactedRv = dropped.rv;
+    historyStart++;
+    // Trim the arrays in chunks so pushes stay O(1) amortised.
+    if (historyStart > 4096 && historyStart * 2 > history.length) {
+      history.splice(0, historyStart);
+      recordedAt.splice(0, historyStart);
+      historyStart = 0;
+    }
+  };
+
+  /** Compacts what fell out of the time window (lazily, whenever history is read or written). */
+  const compactExpired = (): void => {
+    const cutoff = now() - historyWindowMs;
+    while (historyStart < history.length && (recordedAt[historyStart] as number) < cutoff) dropOldest();
+    // Nothing left in the window: everything up to now is compacted, as etcd's compaction to its head would.
+    if (historyStart === history.length && history.length > 0) compactedRv = Math.max(compactedRv, (history[history.length - 1] as StoreEvent).rv);
+  };
+
   const record = (type: WatchEventType, bucket: string, object: KubeObject, at: number, old?: KubeObject): void => {
     const event: StoreEvent = old ? { type, bucket, rv: at, object, old } : { type, bucket, rv: at, object };
+    compactExpired();
     history.push(event);
-    if (history.length - historyStart > historySize) {
-      const dropped = history[historyStart];
-      if (dropped) compactedRv = dropped.rv;
-      historyStart++;
-      // Trim the array in chunks so pushes stay O(1) amortised.
-      if (historyStart > 4096 && historyStart * 2 > history.length) {
-        history.splice(0, historyStart);
-        historyStart = 0;
-      }
-    }
+    recordedAt.push(now());
+    if (history.length - historyStart > historySize) dropOldest();
     for (const l of listeners) l(event);
     const forBucket = bucketListeners.get(bucket);
     if (forBucket) for (const l of forBucket) l(event);
@@ -81,7 +103,10 @@ export function createStore(options: StoreOptions = {}): Store {
 
   return {
     currentRv: () => rv,
-    oldestResumableRv: () => compactedRv,
+    oldestResumableRv: () => {
+      compactExpired();
+      return compactedRv;
+    },
     get: (bucket, namespace, name) => data.get(bucket)?.get(keyOf(namespace, name)),
     list: (bucket, namespace) => {
       const m = data.get(bucket);
@@ -129,6 +154,7 @@ export function createStore(options: StoreOptions = {}): Store {
       return { ok: true, value: gone };
     },
     eventsSince: (bucket, afterRv) => {
+      compactExpired();
       if (afterRv < compactedRv) return undefined;
       const out: StoreEvent[] = [];
       // History is sorted by rv: binary search for the first event after afterRv.
@@ -162,6 +188,7 @@ export function createStore(options: StoreOptions = {}): Store {
     compact: () => {
       compactedRv = rv;
       history.length = 0;
+      recordedAt.length = 0;
       historyStart = 0;
     },
   };
