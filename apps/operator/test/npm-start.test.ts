@@ -35,8 +35,26 @@ spec:
             image: rayproject/ray:2.58.0
 `;
 
-describe('npm start', { timeout: 90_000 }, () => {
-  it('brings up the sandbox with the operator running; kubectl apply reaches it; SIGTERM stops cleanly', async () => {
+const validRayJob = `apiVersion: ray.io/v1
+kind: RayJob
+metadata:
+  name: sample
+spec:
+  entrypoint: echo hello from ray
+  shutdownAfterJobFinishes: true
+  rayClusterSpec:
+    rayVersion: '2.58.0'
+    headGroupSpec:
+      rayStartParams: {}
+      template:
+        spec:
+          containers:
+          - name: ray-head
+            image: rayproject/ray:2.58.0
+`;
+
+describe('npm start', { timeout: 200_000 }, () => {
+  it('brings up the sandbox with the operator running; kubectl apply of a RayJob runs to Complete; SIGTERM stops cleanly', async () => {
     const child = spawn(process.execPath, [repoPath('apps/operator/src/dev/up.ts'), '--dir', join(dir, 'sandbox')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -45,7 +63,7 @@ describe('npm start', { timeout: 90_000 }, () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const kubeconfig = await eventually('the kubeconfig path on stdout', () => stdout.split('\n').find((l) => l.endsWith('/kubeconfig')), 60_000);
-      expect(stderr).toContain('operator running (rayjob');
+      await eventually('the operator to report its controllers', () => /operator running \(.*rayjob/.test(stderr));
       expect((await kubectl(kubeconfig, ['get', 'crd', 'rayjobs.ray.io', 'rayclusters.ray.io', '-o', 'name'])).stdout).toContain('rayjobs.ray.io');
       const applied = await kubectl(kubeconfig, ['apply', '-f', '-'], invalidRayJob);
       expect(applied.stderr).toBe('');
@@ -54,6 +72,16 @@ describe('npm start', { timeout: 90_000 }, () => {
         return r.stdout === 'ValidationFailed' ? r.stdout : undefined;
       }, 30_000);
       expect(status).toBe('ValidationFailed');
+
+      // A valid RayJob runs to Complete: the RayCluster controller turns the cluster into pods, the RayJob
+      // controller submits through our submitter image, and shutdownAfterJobFinishes removes the cluster.
+      expect((await kubectl(kubeconfig, ['apply', '-f', '-'], validRayJob)).stderr).toBe('');
+      const done = await eventually('the RayJob to complete', async () => {
+        const r = await kubectl(kubeconfig, ['get', 'rayjob', 'sample', '-o', 'jsonpath={.status.jobDeploymentStatus}/{.status.jobStatus}']);
+        if (r.stdout.startsWith('Failed')) throw new Error(`RayJob failed: ${r.stdout}`);
+        return r.stdout === 'Complete/SUCCEEDED' ? r.stdout : undefined;
+      }, 120_000);
+      expect(done).toBe('Complete/SUCCEEDED');
     } finally {
       child.kill('SIGTERM');
     }
