@@ -16,6 +16,9 @@
  * arrays `minItems`, `.regex()` `pattern`, `.max()` on strings `maxLength`, `.nullable()` `nullable: true`.
  *
  * One generator directive, `x-rayjob-crd` (never emitted), covers what has no Kubernetes keyword:
+ *   { kubernetes: 'io.k8s.api.core.v1.PodTemplateSpec' }
+ *                       emit the full structural schema of that Kubernetes type, generated from Kubernetes' OpenAPI
+ *                       (src/crd/kubernetes-schema.ts); the zod fields inside are for TypeScript readers only.
  *   { opaque: true }    emit only `type: object` + `x-kubernetes-preserve-unknown-fields: true`; the zod fields
  *                       inside are for TypeScript readers (pod templates, Kubernetes-native sub-objects).
  *   { omitEnum: true }  keep the enum in zod but not in the CRD, where KubeRay's CRD has a plain string.
@@ -26,6 +29,8 @@
 export const CRD_DIRECTIVE_KEY = 'x-rayjob-crd';
 
 export interface CrdDirective {
+  /** A Kubernetes OpenAPI definition name (see src/crd/kubernetes-definitions.generated.ts). */
+  kubernetes?: string;
   opaque?: boolean;
   omitEnum?: boolean;
   /** Extra names for `required` (fields zod defaults, which the API server defaults before it checks required). */

@@ -83,19 +83,62 @@ function checkValidations(node: OpenApiSchema, where: string, problems: string[]
   }
 }
 
-/** A list-type map's keys must be required or defaulted in its items, or the API server rejects the CRD. */
+const LIST_TYPES = ['atomic', 'set', 'map'];
+const MAP_TYPES = ['atomic', 'granular'];
+
+/**
+ * The list and map markers, as apiextensions-apiserver's CRD validation checks them (validation.go,
+ * ValidateCustomResourceDefinitionOpenAPISchema and validateMapListKeysMapSet): markers only on their type, known
+ * values, map keys that are scalar item properties, required or defaulted, never nullable, set items atomic.
+ */
 function checkListMap(node: OpenApiSchema, where: string, problems: string[]): void {
-  if (node['x-kubernetes-list-type'] !== 'map') return;
+  const listType = node['x-kubernetes-list-type'];
+  const mapType = node['x-kubernetes-map-type'];
   const keys = (node['x-kubernetes-list-map-keys'] ?? []) as string[];
+  if (mapType !== undefined && node.type !== 'object') problems.push(`${where}: x-kubernetes-map-type on a non-object`);
+  if (mapType !== undefined && !MAP_TYPES.includes(mapType as string)) problems.push(`${where}: x-kubernetes-map-type ${String(mapType)}`);
+  if (listType !== undefined && node.type !== 'array') problems.push(`${where}: x-kubernetes-list-type on a non-array`);
+  if (listType !== undefined && !LIST_TYPES.includes(listType as string)) problems.push(`${where}: x-kubernetes-list-type ${String(listType)}`);
+  if (keys.length > 0 && listType !== 'map') problems.push(`${where}: list-map-keys without x-kubernetes-list-type map`);
+  if (listType !== 'map' && listType !== 'set') return;
   const items = (node.items ?? {}) as OpenApiSchema;
+  if (items.nullable === true) problems.push(`${where}: items of a list-type ${String(listType)} are nullable`);
+  if (listType === 'set') {
+    if (items.type === 'object' && items['x-kubernetes-map-type'] !== 'atomic') problems.push(`${where}: set of non-atomic objects`);
+    if (items.type === 'array' && (items['x-kubernetes-list-type'] ?? 'atomic') !== 'atomic') problems.push(`${where}: set of non-atomic lists`);
+    return;
+  }
   const required = (items.required ?? []) as string[];
   const properties = (items.properties ?? {}) as Record<string, OpenApiSchema>;
   if (keys.length === 0) problems.push(`${where}: list-type map without list-map-keys`);
+  if (items.type !== 'object') problems.push(`${where}: list-type map of non-objects`);
+  if (new Set(keys).size !== keys.length) problems.push(`${where}: duplicate list-map keys`);
   for (const key of keys) {
-    if (!required.includes(key) && properties[key]?.default === undefined) {
+    const property = properties[key];
+    if (!property) {
+      problems.push(`${where}: list-map key ${key} is not an item property`);
+      continue;
+    }
+    if (property.type === 'object' || property.type === 'array') problems.push(`${where}: list-map key ${key} is not a scalar`);
+    if (property.nullable === true) problems.push(`${where}: list-map key ${key} is nullable`);
+    if (!required.includes(key) && property.default === undefined) {
       problems.push(`${where}: list-map key ${key} is neither required nor defaulted`);
     }
   }
+}
+
+/** The paths of every node that keeps unknown fields: each is a place the API server neither validates nor prunes. */
+export function preservedUnknownFieldPaths(schema: OpenApiSchema, path = ''): string[] {
+  const own = schema['x-kubernetes-preserve-unknown-fields'] === true ? [path || '<root>'] : [];
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, OpenApiSchema>);
+  return [
+    ...own,
+    ...properties.flatMap(([name, child]) => preservedUnknownFieldPaths(child, `${path}.${name}`)),
+    ...(schema.items ? preservedUnknownFieldPaths(schema.items as OpenApiSchema, `${path}[]`) : []),
+    ...(schema.additionalProperties && typeof schema.additionalProperties === 'object'
+      ? preservedUnknownFieldPaths(schema.additionalProperties as OpenApiSchema, `${path}{}`)
+      : []),
+  ];
 }
 
 /** Whether `value` is valid against `schema` (the subset of OpenAPI our CRDs use); returns the problems. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CRD_DIRECTIVE_KEY, KUBERNETES_EXTENSION_KEYS, type CrdDirective } from './conventions.ts';
+import { kubernetesSchema } from './kubernetes-schema.ts';
+import type { OpenApiSchema } from './openapi-schema.ts';
 
 /**
  * zod 4 JSON Schema (draft 2020-12) -> Kubernetes structural OpenAPI v3 schema.
@@ -9,7 +11,7 @@ import { CRD_DIRECTIVE_KEY, KUBERNETES_EXTENSION_KEYS, type CrdDirective } from 
  * `properties`. Anything we cannot express is a bug in a schema, reported with its path.
  */
 
-export type OpenApiSchema = { [key: string]: unknown };
+export type { OpenApiSchema } from './openapi-schema.ts';
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -76,6 +78,11 @@ function toStructural(input: OpenApiSchema, path: string, defs: Record<string, O
   const node = resolveRef(input, path, defs);
   const directive = directiveOf(node);
   const where = path || '<root>';
+
+  if (directive.kubernetes) {
+    const out = kubernetesSchema(directive.kubernetes);
+    return typeof node.description === 'string' ? { description: node.description, ...out } : out;
+  }
 
   if (directive.opaque) {
     const out: OpenApiSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };

@@ -32,6 +32,14 @@ export const intOrString = () => z.union([z.int(), z.string()]).meta({ 'x-kubern
 export const stringMap = () => z.record(z.string(), z.string());
 
 /**
+ * A Kubernetes-native object (EnvVar, SecurityContext, NetworkPolicy rules, ...) that zod carries untouched and
+ * the CRD declares with the full schema of that Kubernetes type, generated from Kubernetes' OpenAPI (`definition`
+ * is its OpenAPI name, e.g. 'io.k8s.api.core.v1.EnvVar'; see src/crd/kubernetes-schema.ts).
+ */
+export const kubernetesObject = (definition: string) =>
+  z.looseObject({}).meta({ 'x-rayjob-crd': { kubernetes: definition } });
+
+/**
  * A Kubernetes-native object we only carry (EnvVarSource, SecurityContext, NetworkPolicy rules, ...): zod keeps
  * every field, the CRD stores it untouched. See src/crd/README-style notes in src/crd/conventions.ts.
  */

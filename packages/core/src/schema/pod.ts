@@ -56,9 +56,9 @@ export const PodSpecSchema = z.looseObject({
 export type PodSpec = z.infer<typeof PodSpecSchema>;
 
 /**
- * core/v1 PodTemplateSpec. The generated CRD stores it as an opaque object (see crds/README.md for why), so its
- * fields here exist for TypeScript readers; a template missing `spec.containers` is caught by controller
- * validation with KubeRay's message rather than by the schema.
+ * core/v1 PodTemplateSpec. zod names only what the operator reads and passes the rest through; the generated CRD
+ * declares Kubernetes' full PodTemplateSpec schema (so the API server validates and prunes inside templates, and
+ * requires `spec.containers` there, as KubeRay's CRD does).
  */
 export const PodTemplateSpecSchema = z
   .looseObject({
@@ -72,7 +72,7 @@ export const PodTemplateSpecSchema = z
       .optional(),
     spec: PodSpecSchema.partial({ containers: true }).optional(),
   })
-  .meta({ 'x-kubernetes-preserve-unknown-fields': true, 'x-rayjob-crd': { opaque: true } });
+  .meta({ 'x-rayjob-crd': { kubernetes: 'io.k8s.api.core.v1.PodTemplateSpec' } });
 export type PodTemplateSpec = z.infer<typeof PodTemplateSpecSchema>;
 
 export const ContainerStateSchema = z.looseObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConditionSchema, ObjectMetaSchema } from './kube-meta.ts';
-import { int32, int64, opaqueObject, quantity, stringMap, time } from './kube-primitives.ts';
+import { int32, int64, kubernetesObject, quantity, stringMap, time } from './kube-primitives.ts';
 import { ManagedBySchema } from './managed-by.ts';
 import { PodTemplateSpecSchema } from './pod.ts';
 import { ServiceSchema } from './service.ts';
@@ -8,7 +8,7 @@ import { ServiceSchema } from './service.ts';
 /**
  * ray.io/v1 RayCluster, every spec and status field of KubeRay's v1 CRD with its defaults and enums.
  * Kubernetes-native sub-objects (Service, SecurityContext, EnvVarSource, NetworkPolicy rules, IngressTLS) are
- * carried opaquely: the API server validates them when they are applied to real objects.
+ * carried as they are by zod; the CRD declares each with its Kubernetes type's full schema.
  */
 
 export const UPGRADE_STRATEGY_TYPES = ['Recreate', 'None'] as const;
@@ -30,7 +30,7 @@ export const AuthOptionsSchema = z.looseObject({
 export type AuthOptions = z.infer<typeof AuthOptionsSchema>;
 
 const RedisCredentialSchema = z.looseObject({
-  valueFrom: opaqueObject().optional(),
+  valueFrom: kubernetesObject('io.k8s.api.core.v1.EnvVarSource').optional(),
   value: z.string().optional(),
 });
 
@@ -59,24 +59,24 @@ export const GcsFaultToleranceOptionsSchema = z.looseObject({
 export type GcsFaultToleranceOptions = z.infer<typeof GcsFaultToleranceOptionsSchema>;
 
 export const AutoscalerOptionsSchema = z.looseObject({
-  resources: opaqueObject().optional(),
+  resources: kubernetesObject('io.k8s.api.core.v1.ResourceRequirements').optional(),
   image: z.string().optional(),
   imagePullPolicy: z.string().optional(),
-  securityContext: opaqueObject().optional(),
+  securityContext: kubernetesObject('io.k8s.api.core.v1.SecurityContext').optional(),
   idleTimeoutSeconds: int32().optional(),
   upscalingMode: z.enum(UPSCALING_MODES).optional(),
   version: z.enum(AUTOSCALER_VERSIONS).optional(),
-  env: z.array(opaqueObject()).optional(),
-  envFrom: z.array(opaqueObject()).optional(),
-  volumeMounts: z.array(opaqueObject()).optional(),
+  env: z.array(kubernetesObject('io.k8s.api.core.v1.EnvVar')).optional(),
+  envFrom: z.array(kubernetesObject('io.k8s.api.core.v1.EnvFromSource')).optional(),
+  volumeMounts: z.array(kubernetesObject('io.k8s.api.core.v1.VolumeMount')).optional(),
   command: z.array(z.string()).optional(),
   args: z.array(z.string()).optional(),
 });
 export type AutoscalerOptions = z.infer<typeof AutoscalerOptionsSchema>;
 
 const NetworkPolicyRulesShape = {
-  ingressRules: z.array(opaqueObject()).optional(),
-  egressRules: z.array(opaqueObject()).optional(),
+  ingressRules: z.array(kubernetesObject('io.k8s.api.networking.v1.NetworkPolicyIngressRule')).optional(),
+  egressRules: z.array(kubernetesObject('io.k8s.api.networking.v1.NetworkPolicyEgressRule')).optional(),
 };
 
 export const NetworkPolicyConfigSchema = z.looseObject({
@@ -95,8 +95,8 @@ export const HistoryServerOptionsSchema = z.looseObject({
     .looseObject({
       image: z.string().optional(),
       imagePullPolicy: z.string().optional(),
-      resources: opaqueObject().optional(),
-      env: z.array(opaqueObject()).optional(),
+      resources: kubernetesObject('io.k8s.api.core.v1.ResourceRequirements').optional(),
+      env: z.array(kubernetesObject('io.k8s.api.core.v1.EnvVar')).optional(),
     })
     .optional(),
 });
@@ -105,13 +105,12 @@ export const IngressOptionsSchema = z.looseObject({
   host: z.string().optional(),
   path: z.string().optional(),
   pathType: z.enum(INGRESS_PATH_TYPES).optional(),
-  tls: z.array(opaqueObject()).optional(),
+  tls: z.array(kubernetesObject('io.k8s.api.networking.v1.IngressTLS')).optional(),
 });
 
-/** The optional head Service override: a whole core/v1 Service, stored opaquely. */
+/** The optional head Service override: a whole core/v1 Service (the CRD declares Kubernetes' full Service schema). */
 export const HeadServiceSchema = ServiceSchema.partial({ metadata: true }).meta({
-  'x-kubernetes-preserve-unknown-fields': true,
-  'x-rayjob-crd': { opaque: true },
+  'x-rayjob-crd': { kubernetes: 'io.k8s.api.core.v1.Service' },
 });
 
 export const HeadGroupSpecSchema = z.looseObject({

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RAYCLUSTER_PRINTER_COLUMNS, RAYJOB_PRINTER_COLUMNS, rayClusterCrd, rayJobCrd } from '../../src/crd/definitions.ts';
 import { generateCrdFiles } from '../../src/crd/render-yaml.ts';
-import { checkStructuralSchema } from '../../src/crd/structural-check.ts';
+import { checkStructuralSchema, preservedUnknownFieldPaths } from '../../src/crd/structural-check.ts';
 import type { OpenApiSchema } from '../../src/crd/structural-schema.ts';
+import { QUANTITY_PATTERN } from '../../src/schema/kube-primitives.ts';
 
 type Crd = {
   metadata: { name: string };
@@ -65,6 +66,17 @@ describe.each([
     expect(checkStructuralSchema(schema)).toEqual([]);
   });
 
+  it('keeps unknown fields only in Kubernetes\' free-form managedFields[].fieldsV1', () => {
+    const paths = preservedUnknownFieldPaths(v1(crd).schema.openAPIV3Schema);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => !p.endsWith('.metadata.managedFields[].fieldsV1'))).toEqual([]);
+  });
+
+  it('fits client-side kubectl apply: its JSON stays below the 256 KiB annotation limit', () => {
+    // kubectl copies the whole object into the last-applied-configuration annotation (crds/README.md).
+    expect(JSON.stringify(crd).length).toBeLessThan(256 * 1024);
+  });
+
   it('lets spec.managedBy be set once to one of the accepted controllers', () => {
     const managedBy = node(crd, kind === 'RayJob' ? 'spec.managedBy' : 'spec.managedBy');
     expect(managedBy['x-kubernetes-validations']).toEqual([
@@ -97,12 +109,23 @@ describe('RayJob CRD schema details', () => {
     { path: 'spec.activeDeadlineSeconds', expected: { format: 'int32', type: 'integer' } },
     { path: 'spec.entrypointNumCpus', expected: { type: 'number' } },
     { path: 'spec.clusterSelector', expected: { additionalProperties: { type: 'string' }, type: 'object' } },
-    { path: 'spec.submitterPodTemplate', expected: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    { path: 'spec.submitterPodTemplate.spec.containers[].ports[].protocol', expected: { default: 'TCP', type: 'string' } },
+    { path: 'spec.submitterPodTemplate.spec.containers[].name', expected: { type: 'string' } },
     { path: 'spec.deletionStrategy.deletionRules[].condition.ttlSeconds', expected: { default: 0, format: 'int32', minimum: 0, type: 'integer' } },
     { path: 'spec.deletionStrategy.deletionRules[].condition.jobStatus', expected: { enum: ['SUCCEEDED', 'FAILED'], type: 'string' } },
     { path: 'spec.deletionStrategy.deletionRules[].condition.jobDeploymentStatus', expected: { enum: ['Failed'], type: 'string' } },
     { path: 'spec.deletionStrategy.onSuccess.policy', expected: { enum: ['DeleteCluster', 'DeleteWorkers', 'DeleteSelf', 'DeleteNone'], type: 'string' } },
-    { path: 'spec.rayClusterSpec.headGroupSpec.template', expected: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    {
+      path: 'spec.rayClusterSpec.headGroupSpec.template.spec.containers[].resources.limits',
+      expected: { additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true }, type: 'object' },
+    },
+    {
+      path: 'spec.rayClusterSpec.headGroupSpec.template.spec.tolerations',
+      expected: { items: expect.objectContaining({ type: 'object' }), type: 'array', 'x-kubernetes-list-type': 'atomic' },
+    },
+    { path: 'spec.rayClusterSpec.headGroupSpec.template.spec.imagePullSecrets[].name', expected: { default: '', type: 'string' } },
+    { path: 'spec.rayClusterSpec.headGroupSpec.headService.spec.ports[].targetPort', expected: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } },
+    { path: 'spec.rayClusterSpec.autoscalerOptions.env[].valueFrom.secretKeyRef.key', expected: { type: 'string' } },
     { path: 'spec.rayClusterSpec.workerGroupSpecs[].maxReplicas', expected: { default: 2147483647, format: 'int32', type: 'integer' } },
     { path: 'status.failed', expected: { default: 0, format: 'int32', type: 'integer' } },
     { path: 'status.succeeded', expected: { default: 0, format: 'int32', type: 'integer' } },

@@ -8,15 +8,16 @@ import type { StatusCause } from './status.ts';
 
 type Obj = Record<string, unknown>;
 
-function walkRules(schema: Schema | undefined, path: string, out: StatusCause[]): void {
+/** `path` is built only when a rule is found: generated CRDs embed pod templates tens of levels deep. */
+function walkRules(schema: Schema | undefined, path: () => string, out: StatusCause[]): void {
   if (!schema || typeof schema !== 'object') return;
   (schema['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
     const err = typeof rule.rule === 'string' ? checkCelSyntax(rule.rule) : 'rule must be a string';
-    if (err) out.push(invalidValue(`${path}.x-kubernetes-validations[${i}].rule`, rule.rule, `compilation failed: ${err}`));
+    if (err) out.push(invalidValue(`${path()}.x-kubernetes-validations[${i}].rule`, rule.rule, `compilation failed: ${err}`));
   });
-  for (const [key, sub] of Object.entries(schema.properties ?? {})) walkRules(sub, `${path}.properties[${key}]`, out);
-  if (schema.items) walkRules(schema.items, `${path}.items`, out);
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') walkRules(schema.additionalProperties, `${path}.additionalProperties`, out);
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) walkRules(sub, () => `${path()}.properties[${key}]`, out);
+  if (schema.items) walkRules(schema.items, () => `${path()}.items`, out);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') walkRules(schema.additionalProperties, () => `${path()}.additionalProperties`, out);
 }
 
 export function validateCrd(crd: KubeObject): StatusCause[] {
@@ -37,6 +38,6 @@ export function validateCrd(crd: KubeObject): StatusCause[] {
   if (versions.length === 0) out.push(requiredValue('spec.versions', 'must have at least one version'));
   const storage = versions.filter((v) => v.storage === true).length;
   if (versions.length > 0 && storage !== 1) out.push(invalidValue('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
-  versions.forEach((v, i) => walkRules((v.schema as Obj | undefined)?.openAPIV3Schema as Schema | undefined, `spec.versions[${i}].schema.openAPIV3Schema`, out));
+  versions.forEach((v, i) => walkRules((v.schema as Obj | undefined)?.openAPIV3Schema as Schema | undefined, () => `spec.versions[${i}].schema.openAPIV3Schema`, out));
   return out;
 }

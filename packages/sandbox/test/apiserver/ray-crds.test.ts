@@ -63,6 +63,38 @@ describe('ray.io CRDs from packages/core/crds', () => {
     expect((await h.kubectl(['get', 'rayjob', 'demo'])).stdout).toMatch(/\ndemo\s+RUNNING\s+Running\s/);
   });
 
+  it('validates inside pod templates: a misspelled field is rejected under strict field validation, pruned otherwise', async () => {
+    const typo = (name: string) => {
+      const job = rayJob(name);
+      const container = job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>;
+      container.imagePullPolicyy = 'Always';
+      return job;
+    };
+    const strict = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs?fieldValidation=Strict', typo('typo-strict'));
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe(
+      'RayJob in version "v1" cannot be handled as a RayJob: strict decoding error: unknown field "spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].imagePullPolicyy"',
+    );
+    const lax = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', typo('typo-lax'));
+    expect(lax.status).toBe(201);
+    expect(lax.body.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0]).toEqual({ name: 'ray-head', image: 'rayproject/ray:2.46.0' });
+  });
+
+  it('kubectl (strict by default) refuses a misspelled submitter pod template field', async () => {
+    const job = rayJob('typo-kubectl', { submitterPodTemplate: { spec: { restartPolicy: 'Never', containers: [{ name: 'submitter', image: 'x', comand: ['ray'] }] } } });
+    const out = await h.kubectl(['create', '-f', '-'], JSON.stringify(job));
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('unknown field "spec.submitterPodTemplate.spec.containers[0].comand"');
+  });
+
+  it('checks types inside pod templates (a port given as a word)', async () => {
+    const job = rayJob('bad-port');
+    (job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>).ports = [{ containerPort: 'http' }];
+    const res = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', job);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].ports[0].containerPort in body must be of type integer: "string"');
+  });
+
   it('deleting a CRD stops serving its kind and removes its objects', async () => {
     const h2 = await startHarness({ crds: [crds[1] as string] });
     try {
