@@ -44,7 +44,7 @@ export async function observe(rayJob: RayJob, memory: OperatorMemory, deps: Obse
   const submitterJob = jobCandidate && ownedBy(jobCandidate, rayJob) ? jobCandidate : undefined;
   const submitterPods = submitterJob ? view.pods(ns, { 'job-name': name }).filter((p) => ownedBy(p, submitterJob)) : [];
   const headPods = cluster && clusterName ? view.pods(ns, { 'ray.io/cluster': clusterName, 'ray.io/node-type': 'head' }) : [];
-  const remote = await observeDashboard(rayJob, cluster, deps);
+  const remote = await observeDashboard(rayJob, memory, cluster, deps);
   return {
     rayJob,
     cluster,
@@ -69,8 +69,9 @@ interface RemoteObservation {
 
 const notAsked: RemoteObservation = { dashboard: { kind: 'not-queried' }, driverNode: { kind: 'not-checked' } };
 
-async function observeDashboard(rayJob: RayJob, cluster: RayCluster | undefined, deps: ObserveDeps): Promise<RemoteObservation> {
-  if (!needsDashboardQuery(rayJob) || !cluster) return notAsked;
+async function observeDashboard(rayJob: RayJob, memory: OperatorMemory, cluster: RayCluster | undefined, deps: ObserveDeps): Promise<RemoteObservation> {
+  // Memory says when a terminal RayJob's Ray job is settled (addition C): only then is the dashboard left alone.
+  if (!needsDashboardQuery(rayJob, memory) || !cluster) return notAsked;
   const jobId = rayJob.status?.jobId ?? '';
   const access = await deps.dashboards.clientFor(cluster, rayJob.status?.dashboardURL ?? '');
   if (!access.ok) return { dashboard: { kind: 'unreachable', reason: access.message }, driverNode: { kind: 'not-checked' } };
