@@ -3,7 +3,7 @@
 // status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
 import { kubeTime } from '../kube-client/time.ts';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '../kube-client/rest-client.ts';
 import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-client/types.ts';
@@ -194,7 +194,8 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       const base = volumePaths.get(mount.name);
       if (base === undefined) continue;
       const source = mount.subPath !== undefined && mount.subPath !== '' ? join(base, mount.subPath) : base;
-      if (mount.subPath !== undefined && mount.subPath !== '') mkdirSync(source, { recursive: true });
+      // A missing subPath is created as a directory (as the kubelet does); an existing file (a ConfigMap key) is mounted as is.
+      if (mount.subPath !== undefined && mount.subPath !== '' && !existsSync(source)) mkdirSync(source, { recursive: true });
       mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly === true });
     }
     mounts.push({ source: messageFile, target: run.spec.terminationMessagePath ?? '/dev/termination-log', readOnly: false });

@@ -87,6 +87,20 @@ describe('container environment and files', () => {
     expect(pod.status?.phase).toBe('Succeeded');
   });
 
+  it('mounts one ConfigMap key as a file with subPath', async () => {
+    await createPod(h.client, {
+      metadata: { name: 'subpath-file' },
+      spec: {
+        restartPolicy: 'Never',
+        volumes: [{ name: 'cfg', configMap: { name: 'settings' } }],
+        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'cat /tmp/conf/app.conf'], volumeMounts: [{ name: 'cfg', mountPath: '/tmp/conf/app.conf', subPath: 'app.conf' }] }],
+      },
+    });
+    const pod = await waitForPhase(h.client, 'subpath-file', ['Succeeded', 'Failed']);
+    expect(log('subpath-file')).toBe('level=3\n');
+    expect(pod.status?.phase).toBe('Succeeded');
+  });
+
   it('gives every container its own /dev/termination-log and reports what each wrote', async () => {
     await createPod(h.client, {
       metadata: { name: 'messages' },
