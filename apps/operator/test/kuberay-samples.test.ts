@@ -1,0 +1,86 @@
+// Every in-scope KubeRay sample RayCluster (reference §15), as our own manifests modelled on them, reconciled by
+// our RayCluster controller to `ready` on the sandbox. Six clusters at a time keep the 2-core CI machine usable.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually, type Json } from './support/api.ts';
+import { clusterPath, getCluster, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { SAMPLE_CASES, type SampleCase } from './fixtures/kuberay-samples.ts';
+
+let env: RayClusterEnv;
+beforeAll(async () => {
+  env = await startRayClusterEnv({ extraImages: { 'fluent/fluent-bit': { entrypoint: ['sleep', 'infinity'] } } });
+}, 120_000);
+afterAll(async () => {
+  await env?.stop();
+}, 60_000);
+
+const collection: Record<string, string> = {
+  ConfigMap: '/api/v1/namespaces/default/configmaps',
+  Secret: '/api/v1/namespaces/default/secrets',
+  ServiceAccount: '/api/v1/namespaces/default/serviceaccounts',
+  Ingress: '/apis/networking.k8s.io/v1/namespaces/default/ingresses',
+  RayCluster: '/apis/ray.io/v1/namespaces/default/rayclusters',
+};
+
+async function apply(doc: Json): Promise<void> {
+  const res = await api(env.url, 'POST', collection[doc.kind] as string, doc);
+  expect(res.status, `${doc.kind} ${doc.metadata.name}: ${JSON.stringify(res.body)}`).toBe(201);
+}
+
+const service = async (name: string): Promise<Json> => (await api(env.url, 'GET', `/api/v1/namespaces/default/services/${name}`)).body;
+const headPod = async (cluster: string): Promise<Json> =>
+  (await api(env.url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent(`ray.io/cluster=${cluster},ray.io/node-type=head`)}`)).body.items[0];
+
+/** What each sample is about, checked once it is ready. */
+const checks: Record<string, (c: Json) => Promise<void>> = {
+  'ray-cluster.custom-head-service.yaml': async (c) => {
+    const svc = await service('s-custom-head');
+    expect(svc.spec.type).toBe('LoadBalancer');
+    expect(svc.spec.ports[0]).toMatchObject({ name: 'extra-port', port: 12345 });
+    expect(svc.metadata.labels).toMatchObject({ team: 'ml', 'ray.io/node-type': 'head' });
+    expect(c.status.head.serviceName).toBe('s-custom-head');
+  },
+  'ray-cluster.head-command.yaml': async () => {
+    expect((await headPod('s-head-cmd')).spec.containers[0].args[0]).toMatch(/^ echo before-ray {2}start {2}&& ulimit -n/);
+  },
+  'ray-cluster.overwrite-command.yaml': async () => {
+    expect((await headPod('s-overwrite')).spec.containers[0].args).toEqual(['ulimit -n 65536; echo head; $KUBERAY_GEN_RAY_START_CMD']);
+  },
+  'ray-cluster-label-selector.yaml': async () => {
+    const start = (await headPod('s-labels')).spec.containers[0].env.find((e: Json) => e.name === 'KUBERAY_GEN_RAY_START_CMD').value;
+    expect(start).toContain(' --labels=ray.io/region=us-central2 ');
+    expect(start).toContain(' --num-cpus=0 ');
+  },
+  'ray-cluster.auth.yaml': async () => {
+    const secret = (await api(env.url, 'GET', '/api/v1/namespaces/default/secrets/s-auth')).body;
+    expect(Buffer.from(secret.data.auth_token, 'base64').toString()).toHaveLength(44);
+  },
+  'ray-cluster.separate-ingress.yaml': async (c) => {
+    expect((await service('s-ingress-head-svc')).spec.type).toBe('NodePort');
+    expect(c.status.endpoints.dashboard).toMatch(/^\d+$/);
+  },
+};
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+describe('KubeRay samples reach ready', () => {
+  it.each(batches(SAMPLE_CASES, 6).map((batch) => [batch.map((s) => s.sample).join(', '), batch] as [string, SampleCase[]]))('%s', async (_names, batch) => {
+    for (const s of batch) {
+      for (const doc of s.before ?? []) await apply(doc);
+      await apply(s.cluster);
+    }
+    for (const s of batch) {
+      const name = s.cluster.metadata.name;
+      const ready = await eventually(`${s.sample} ready`, async () => {
+        const c = await getCluster(env.url, name);
+        return c?.status?.state === 'ready' ? c : undefined;
+      }, 150_000, 500);
+      expect(ready.status.conditions.find((x: Json) => x.type === 'RayClusterProvisioned')).toMatchObject({ status: 'True' });
+      await checks[s.sample]?.(ready);
+    }
+    for (const s of batch) await api(env.url, 'DELETE', clusterPath(s.cluster.metadata.name));
+  }, 240_000);
+});
