@@ -1,7 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
-import { createKubeClient, createLeaderElector, createLogger, type ElectionEnd, type KubeClient, type LeaderElector, type Logger } from '@rayjob/kube-runtime';
+import {
+  createKubeClient,
+  createLeaderElector,
+  createLogger,
+  createRuntimeMetrics,
+  startProbeServer,
+  type Check,
+  type ElectionEnd,
+  type KubeClient,
+  type LeaderElector,
+  type Logger,
+  type ProbeServer,
+} from '@rayjob/kube-runtime';
 import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
@@ -26,6 +38,8 @@ export interface RunningOperator {
   client: KubeClient;
   controllers: Record<string, StartedController>;
   identity: string;
+  /** Bound addresses of the metrics and probe servers (host:port), when serving. */
+  addresses: { metrics?: string; probes?: string };
   /** true while this replica reconciles (always, without leader election). */
   isLeader(): boolean;
   /** Graceful shutdown: stop taking keys, finish in-flight reconciles, release the lease, close watches. */
@@ -53,9 +67,26 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     ...(config.useKubernetesProxy && { apiServer: { url: client.server, authorization: serviceAccountAuthorization() } }),
     ...(options.dashboardLookup && { lookup: options.dashboardLookup }),
   };
+  const metrics = createRuntimeMetrics();
   const started: Record<string, StartedController> = {};
   for (const registration of options.controllers ?? registered) {
-    started[registration.name] = registration.setup({ config, client, informers, logger, dashboardRoute, identity });
+    started[registration.name] = registration.setup({ config, client, informers, logger, dashboardRoute, identity, metrics });
+  }
+  // controller-runtime's endpoints: /metrics on --metrics-addr, /healthz and /readyz on --health-probe-bind-address.
+  const servers: ProbeServer[] = [];
+  const addresses: { metrics?: string; probes?: string } = {};
+  if (config.metricsAddr !== '0') {
+    const server = await startProbeServer(config.metricsAddr, { metrics: metrics.registry });
+    servers.push(server);
+    addresses.metrics = server.address;
+  }
+  if (config.probeAddr !== '0') {
+    const healthz = new Map<string, Check>([['ping', () => true]]);
+    // Ready once every informer has listed (a follower too: it must be able to take over warm).
+    const readyz = new Map<string, Check>([['ping', () => true], ['informers-synced', () => informers.allSynced()]]);
+    const server = await startProbeServer(config.probeAddr, { healthz, readyz });
+    servers.push(server);
+    addresses.probes = server.address;
   }
   const stopping = new AbortController();
   const killed = new AbortController();
@@ -74,6 +105,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       identity,
       logger,
       ...options.leaderElection,
+      onLeaderChange: metrics.leaderElection(config.leaderElectionId),
       // A killed replica leaves its lease behind: the others must wait it out (read when the election ends).
       get releaseOnCancel() {
         return !killed.signal.aborted;
@@ -105,6 +137,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       await Promise.allSettled(Object.values(started).map((c) => c.close()));
       stopping.abort();
       await informersDone;
+      await Promise.allSettled(servers.map((server) => server.close()));
       await client.close();
     })();
     return stopped;
@@ -113,6 +146,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     client,
     controllers: started,
     identity,
+    addresses,
     isLeader: () => (elector ? elector.isLeader() : !stopping.signal.aborted),
     stop: () => shutdown(stopping),
     kill: () => shutdown(killed),

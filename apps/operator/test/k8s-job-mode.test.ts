@@ -6,7 +6,7 @@ import { createRayJob, getRayJob, listEvents, rayJobManifest, startEnv, SUBMITTE
 
 let env: Env;
 beforeAll(async () => {
-  env = await startEnv();
+  env = await startEnv(['--enable-metrics', '--metrics-addr=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0']);
 });
 afterAll(async () => {
   await env?.stop();
@@ -15,7 +15,7 @@ afterAll(async () => {
 const SUFFIX = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 const ownerRefTo = (rayJob: Json) => ({ apiVersion: 'ray.io/v1', kind: 'RayJob', name: rayJob.metadata.name, uid: rayJob.metadata.uid, controller: true, blockOwnerDeletion: true });
 
-describe('K8sJobMode', () => {
+describe('K8sJobMode', { timeout: 90_000 }, () => {
   it('runs to Complete/SUCCEEDED; cluster, submitter Job and head Service are as KubeRay builds them; shutdown deletes the cluster, keeps the Job', async () => {
     await createRayJob(env.url, rayJobManifest('k8s-ok', { shutdownAfterJobFinishes: true, metadata: { team: 'a' } }));
     const done = await waitForDeployment(env.url, 'k8s-ok', 'Complete');
@@ -57,6 +57,17 @@ describe('K8sJobMode', () => {
 
     const reasons = (await listEvents(env.url, 'k8s-ok')).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['CreatedRayCluster', 'CreatedRayJobSubmitter', 'CreatedService', 'DeletedRayCluster']));
+
+    // KubeRay's and controller-runtime's metrics, and the probes.
+    const { metrics, probes } = env.operator.addresses;
+    const text = await (await fetch(`http://${metrics}/metrics`)).text();
+    expect(text).toContain(`kuberay_job_info{name="k8s-ok",namespace="default",uid="${done.metadata.uid}"} 1`);
+    expect(text).toContain(`kuberay_job_deployment_status{name="k8s-ok",namespace="default",uid="${done.metadata.uid}",deployment_status="Complete"} 1`);
+    expect(text).toMatch(new RegExp(`kuberay_job_execution_duration_seconds\\{name="k8s-ok",namespace="default",uid="${done.metadata.uid}",job_deployment_status="Complete",retry_count="0"\\} \\d`));
+    expect(text).toMatch(/controller_runtime_reconcile_total\{controller="rayjob",result="(success|requeue_after)"\} \d+/);
+    expect(text).toMatch(/workqueue_adds_total\{controller="rayjob",name="rayjob"\} \d+/);
+    expect((await fetch(`http://${probes}/readyz`)).status).toBe(200);
+    expect((await fetch(`http://${probes}/healthz`)).status).toBe(200);
   });
 
   it('the RayCluster carries the RayJob labels and annotations, KubeRay provenance labels and a controller ownerReference', async () => {

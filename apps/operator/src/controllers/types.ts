@@ -1,4 +1,4 @@
-import type { KubeClient, Logger } from '@rayjob/kube-runtime';
+import type { KubeClient, Logger, RuntimeMetrics } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from '../config/config.ts';
 import type { SharedInformers } from '../runtime/shared-informers.ts';
 import type { DashboardRoute } from './rayjob/dashboards.ts';
@@ -13,6 +13,12 @@ export interface ControllerContext {
   dashboardRoute: DashboardRoute;
   /** This replica's identity (the Lease holder and events' reportingInstance). */
   identity: string;
+  /**
+   * The operator's metrics registry (served on --metrics-addr): pass `metrics.controller(name, concurrency)` and
+   * `metrics.queue(name, ...)` to createController for controller-runtime's series; KubeRay's kuberay_* series
+   * register on `metrics.registry` when config.enableMetrics is on.
+   */
+  metrics: RuntimeMetrics;
 }
 
 export interface StartedController {

@@ -10,6 +10,8 @@ export interface SharedInformers {
   get<T extends KubeObject>(type: ResourceType, labelSelector?: string, indexes?: Record<string, IndexFunc<T>>): Array<Informer<T>>;
   /** The informer whose cache holds objects of `namespace`. */
   forNamespace<T extends KubeObject>(type: ResourceType, namespace: string, labelSelector?: string): Informer<T> | undefined;
+  /** Every informer created so far has listed successfully (readiness). */
+  allSynced(): boolean;
   /** Runs every informer created so far until `signal` aborts. */
   run(signal: AbortSignal): Promise<void>;
 }
@@ -50,6 +52,7 @@ export function createSharedInformers(client: KubeClient, watchNamespaces: reado
       const i = scopes.indexOf(namespace);
       return i < 0 ? undefined : list[i];
     },
+    allSynced: () => [...all.values()].every((list) => list.every((i) => i.hasSynced())),
     async run(s) {
       signal = s;
       for (const list of all.values()) for (const informer of list) running.push(informer.run(s));

@@ -4,6 +4,7 @@ import type { ControllerContext, ControllerRegistration, StartedController } fro
 import { createDashboardClients } from './dashboards.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
 import { createKubeWriter } from './kube-writer.ts';
+import { createRayJobMetrics } from './metrics.ts';
 import { createNodeTables } from './node-tables.ts';
 import type { ObjectView } from './object-view.ts';
 import { createRayJobReconciler, type RayJobReconciler } from './reconcile.ts';
@@ -51,10 +52,14 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const nodeTables = createNodeTables();
   const log = ctx.logger.child({ controller: 'rayjob' });
 
+  const concurrency = config.reconcileConcurrency;
+  const holder: { queue?: { inFlightSince(): number[] } } = {};
   const controller = createController({
     name: 'rayjob',
-    concurrency: config.reconcileConcurrency,
+    concurrency,
     logger: ctx.logger,
+    metrics: ctx.metrics.controller('rayjob', concurrency),
+    queueMetrics: ctx.metrics.queue('rayjob', () => holder.queue?.inFlightSince() ?? []),
     reconcile: async (request, rctx) => {
       const result = await reconciler.reconcile(request.namespace ?? 'default', request.name);
       if (rctx.signal.aborted) return;
@@ -68,6 +73,8 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
       }
     },
   });
+  holder.queue = controller.queue;
+  const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
   const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
   const reconciler = createRayJobReconciler({
     view,
@@ -78,6 +85,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
     settings: config.settings,
     runningPollSeconds: options.runningPollSeconds ?? 30,
     log: { info: (f, m) => log.info(f, m), error: (f, m) => log.error(f, m) },
+    ...(jobMetrics && { onStatusWritten: jobMetrics.observeTransition, onGone: jobMetrics.forget }),
   });
 
   // RayJobs using a cluster, owned or selected: a cluster's, its head Service's or head pod's change reaches them.

@@ -1,4 +1,4 @@
-import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob } from '@rayjob/core';
+import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
 import type { DashboardClients } from './dashboards.ts';
 import { execute } from './executor.ts';
 import type { JobFollowers } from './job-followers.ts';
@@ -26,6 +26,9 @@ export interface RayJobReconcilerDeps {
    */
   runningPollSeconds: number;
   log: ReconcileLogger;
+  /** Told about status writes and deletions (KubeRay's kuberay_job_* metrics). */
+  onStatusWritten?: (rayJob: RayJob, original: RayJobResourceStatus, next: RayJobResourceStatus, now: Date) => void;
+  onGone?: (namespace: string, name: string) => void;
   now?: () => Date;
   random?: () => number;
 }
@@ -57,6 +60,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
       const gone = uidByKey.get(key);
       if (gone !== undefined) memories.delete(gone);
       uidByKey.delete(key);
+      deps.onGone?.(namespace, name);
       return { kind: 'done' };
     }
     const uid = raw.metadata.uid ?? '';
@@ -89,7 +93,10 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
       deps.log.error({ ...fields, error: outcome.message }, 'Reconcile failed');
       return { kind: 'error', message: outcome.message };
     }
-    if (outcome.statusWritten) deps.log.info(fields, 'updateRayJobStatus');
+    if (outcome.statusWritten) {
+      deps.log.info(fields, 'updateRayJobStatus');
+      deps.onStatusWritten?.(rayJob, rayJob.status ?? {}, status, input.now);
+    }
 
     // The end of a Ray job is seen through its log tail, which Ray closes when the job ends: no 3 s polling of
     // the dashboard, in every mode (HTTPMode and InteractiveMode have no submitter; in the others the submitter
