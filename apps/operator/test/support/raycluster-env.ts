@@ -1,10 +1,10 @@
 // A sandbox running our RayCluster controller (no stand-in, no KubeRay): Ray images are the Ray emulator,
 // whose `ray start --address` registers worker nodes with the head. Probe timing is scaled down (KubeRay's
 // 10 s readiness delay becomes 2 s); the workers' wait-gcs-ready loop keeps its real 5 s period.
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '@rayjob/kube-runtime';
-import { rayEmulatorImage, startSandbox, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
+import { startSandbox, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
+import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
 import { rayClusterController } from '../../src/controllers/raycluster/index.ts';
 import type { RayClusterControllerHandle } from '../../src/controllers/raycluster/controller.ts';
 import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
@@ -12,8 +12,8 @@ import type { ControllerRegistration } from '../../src/controllers/types.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';
 
-const repo = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 export const RAY_IMAGE = 'rayproject/ray:2.58.0';
+export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
 
 export interface RayClusterEnv {
   sandbox: Sandbox;
@@ -32,12 +32,12 @@ export interface RayClusterEnvOptions {
 
 export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Promise<RayClusterEnv> {
   const sandbox = await startSandbox({
-    crds: [repo('packages/core/crds/ray.io_rayjobs.yaml'), repo('packages/core/crds/ray.io_rayclusters.yaml')],
-    images: { 'rayproject/ray': rayEmulatorImage({ emulatorCli: repo('packages/ray-emulator/src/cli.ts') }), ...(options.extraImages ?? {}) },
+    crds: RAY_CRDS,
+    images: { ...sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), ...(options.extraImages ?? {}) },
     node: { timing: { probeTimeScale: 0.2 } },
   });
   const loaded = loadConfig(
-    ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
+    ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE, '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
     {},
   );
   if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
