@@ -108,7 +108,7 @@ describe('a RayCluster with a head and two worker groups', () => {
     expect(svc.spec).toMatchObject({ clusterIP: 'None', publishNotReadyAddresses: true });
     const reasons = (await clusterEvents(env.url, name)).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['CreatedService', 'CreatedHeadPod', 'CreatedWorkerPod']));
-    expect(env.controller.renderMetrics()).toMatch(/kuberay_cluster_provisioned_duration_seconds\{name="two-groups",namespace="default",uid="[^"]+"\} \d/);
+    expect(await env.controller.registry.metrics()).toMatch(/kuberay_cluster_provisioned_duration_seconds\{name="two-groups",namespace="default",uid="[^"]+"\} \d/);
   }, 120_000);
 
   it('scales a group up and down', async () => {

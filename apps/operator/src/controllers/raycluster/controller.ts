@@ -10,7 +10,8 @@ import {
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { createController, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger } from '@rayjob/kube-runtime';
+import { createController, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type RuntimeMetrics } from '@rayjob/kube-runtime';
+import { Registry } from 'prom-client';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
 import { createEventRecorder } from './events.ts';
 import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';
@@ -33,12 +34,15 @@ export interface RayClusterControllerOptions {
   /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV; unset or invalid -> 300. */
   idleRequeueSeconds?: string | undefined;
   now?: () => Date;
+  /** controller-runtime's series for this controller, and the registry kuberay_cluster_* go to (--enable-metrics). */
+  runtimeMetrics?: RuntimeMetrics;
+  enableMetrics?: boolean;
 }
 
 export interface RayClusterControllerHandle {
   metrics: RayClusterMetrics;
-  /** The kuberay_cluster_* series, Prometheus text. */
-  renderMetrics(): string;
+  /** The registry holding the kuberay_cluster_* series (the operator's with --enable-metrics, else a private one). */
+  registry: Registry;
   /** Runs the workers until `signal` aborts; resolves after in-flight reconciles end. */
   run(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
@@ -67,7 +71,15 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     servicesByLabels: (ns, labels) => inNamespace<Service>(informers.forNamespace<KubeObject>(resources.services, ns)?.cache.byLabels(labels) ?? [], ns),
     service: (ns, name) => informers.forNamespace<KubeObject>(resources.services, ns)?.cache.getByName(ns, name) as Service | undefined,
   };
-  const metrics = createRayClusterMetrics();
+  const registry = options.enableMetrics && options.runtimeMetrics ? options.runtimeMetrics.registry : new Registry();
+  const parsedClusters = () =>
+    clusters.flatMap((i) => i.cache.list()).flatMap((o) => {
+      const parsed = RayClusterSchema.safeParse(o);
+      return parsed.success ? [parsed.data as RayCluster] : [];
+    });
+  const metrics = createRayClusterMetrics(registry, parsedClusters);
+  const concurrency = options.concurrency ?? 1;
+  const holder: { queue?: { inFlightSince(): number[] } } = {};
   const expectations = new Map<string, ScaleExpectation[]>();
   const deps = {
     client,
@@ -84,10 +96,15 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
   };
   const controller = createController({
     name: 'raycluster',
-    concurrency: options.concurrency ?? 1,
+    concurrency,
     logger: log,
+    ...(options.runtimeMetrics && {
+      metrics: options.runtimeMetrics.controller('raycluster', concurrency),
+      queueMetrics: options.runtimeMetrics.queue('raycluster', () => holder.queue?.inFlightSince() ?? []),
+    }),
     reconcile: async (request, ctx) => (ctx.signal.aborted ? undefined : reconcileRayCluster(request.namespace ?? '', request.name, deps, ctx.log)),
   });
+  holder.queue = controller.queue;
   const keyOf = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
   const changed = (a: KubeObject, b: KubeObject, field: 'labels' | 'annotations') => JSON.stringify(a.metadata[field] ?? {}) !== JSON.stringify(b.metadata[field] ?? {});
   // Watched like KubeRay: a status write (ours) does not re-trigger; spec, label and annotation changes do.
@@ -105,13 +122,7 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
   for (const informer of [...pods, ...services]) controller.watch(informer, toCluster);
   return {
     metrics,
-    renderMetrics: () =>
-      metrics.render(
-        clusters.flatMap((i) => i.cache.list()).flatMap((o) => {
-          const parsed = RayClusterSchema.safeParse(o);
-          return parsed.success ? [parsed.data as RayCluster] : [];
-        }),
-      ),
+    registry,
     run: (signal) => controller.start(signal),
     close: async () => {},
   };

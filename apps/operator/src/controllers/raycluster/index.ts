@@ -29,6 +29,8 @@ export function rayClusterController(env: Record<string, string | undefined> = p
         concurrency: ctx.config.reconcileConcurrency,
         logger: ctx.logger,
         idleRequeueSeconds: env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV,
+        runtimeMetrics: ctx.metrics,
+        enableMetrics: ctx.config.enableMetrics,
       });
     },
   };
