@@ -1,7 +1,7 @@
 // Structural-schema behaviour of a CRD's openAPIV3Schema: pruning of unknown fields, defaulting, and
 // validation (types, enum, bounds, lengths, pattern, required, item counts), with kube-apiserver's wording.
 import type { KubeObject } from '../store/types.ts';
-import { invalidValue, requiredValue, tooMany, unsupportedValue } from './field-errors.ts';
+import { duplicateValue, goMapLiteral, invalidValue, renderValue, requiredValue, tooMany, unsupportedValue } from './field-errors.ts';
 import type { StatusCause } from './status.ts';
 
 export interface Schema {
@@ -85,20 +85,53 @@ function walkPrune(value: unknown, schema: Schema | undefined, root: boolean, pa
   }
 }
 
-/** Fill `default`s for absent properties of objects that exist, recursively. */
+/**
+ * Defaulting as kube-apiserver does it for custom resources: first a null where the schema is not nullable and
+ * has no default is dropped (PruneNonNullableNullsWithoutDefaults), then `default`s fill absent properties and
+ * the remaining non-nullable nulls, recursively (structural defaulting's Default).
+ */
 export function applySchemaDefaults(value: unknown, schema: Schema | undefined): void {
+  pruneNonNullableNulls(value, schema);
+  fillDefaults(value, schema);
+}
+
+const nonNullableNull = (v: unknown, schema: Schema | undefined): boolean => v === null && schema !== undefined && schema.nullable !== true;
+const fieldSchema = (schema: Schema | undefined, key: string): Schema | undefined =>
+  schema?.properties?.[key] ?? (isObj(schema?.additionalProperties) ? (schema.additionalProperties as Schema) : undefined);
+
+function pruneNonNullableNulls(value: unknown, schema: Schema | undefined): void {
+  if (Array.isArray(value)) {
+    for (const item of value) pruneNonNullableNulls(item, schema?.items);
+    return;
+  }
+  if (!isObj(value)) return;
+  for (const [key, v] of Object.entries(value)) {
+    const sub = fieldSchema(schema, key);
+    if (nonNullableNull(v, sub) && sub?.default === undefined) delete value[key];
+    else pruneNonNullableNulls(v, sub);
+  }
+}
+
+function fillDefaults(value: unknown, schema: Schema | undefined): void {
   if (!schema) return;
   if (Array.isArray(value)) {
-    for (const item of value) applySchemaDefaults(item, schema.items);
+    value.forEach((item, i) => {
+      if (nonNullableNull(item, schema.items) && schema.items?.default !== undefined) value[i] = structuredClone(schema.items.default);
+      fillDefaults(value[i], schema.items);
+    });
     return;
   }
   if (!isObj(value)) return;
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-    if (value[key] === undefined && sub.default !== undefined) value[key] = structuredClone(sub.default);
-    if (value[key] !== undefined) applySchemaDefaults(value[key], sub);
+    if ((value[key] === undefined || nonNullableNull(value[key], sub)) && sub.default !== undefined) value[key] = structuredClone(sub.default);
+    if (value[key] !== undefined) fillDefaults(value[key], sub);
   }
   if (isObj(schema.additionalProperties)) {
-    for (const v of Object.values(value)) applySchemaDefaults(v, schema.additionalProperties as Schema);
+    const sub = schema.additionalProperties as Schema;
+    for (const key of Object.keys(value)) {
+      if (nonNullableNull(value[key], sub) && sub.default !== undefined) value[key] = structuredClone(sub.default);
+      fillDefaults(value[key], sub);
+    }
   }
 }
 
@@ -185,6 +218,41 @@ export function validateValue(v: unknown, schema: Schema, path: string, out: Sta
   }
 }
 
+/**
+ * x-kubernetes-list-type set/map: each item (set) or key tuple (map) at most once; the second and later
+ * repeats are reported once each, in kube-apiserver's listtype wording.
+ */
+function listTypeDuplicates(list: unknown[], schema: Schema, path: string, out: StatusCause[]): void {
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType !== 'set' && listType !== 'map') return;
+  const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+  const seen = new Map<string, number>();
+  list.forEach((item, i) => {
+    const keyOf = listType === 'set' ? item : Object.fromEntries(keys.filter((k) => isObj(item) && k in item).map((k) => [k, (item as Obj)[k]]));
+    const id = JSON.stringify(keyOf);
+    const times = seen.get(id) ?? 0;
+    seen.set(id, times + 1);
+    if (times !== 1) return;
+    const rendered = listType === 'set' ? renderValue(item) : goMapLiteral(keyOf as Record<string, unknown>);
+    out.push(duplicateValue(joinIndex(path, i), rendered));
+  });
+}
+
+/** The listtype pass kube-apiserver runs after schema validation: a list's own repeats, then its items'. */
+function listTypeErrors(v: unknown, schema: Schema | undefined, path: string, out: StatusCause[]): void {
+  if (!schema) return;
+  if (Array.isArray(v)) {
+    listTypeDuplicates(v, schema, path, out);
+    v.forEach((item, i) => listTypeErrors(item, schema.items, joinIndex(path, i), out));
+  } else if (isObj(v)) {
+    for (const [key, val] of Object.entries(v)) {
+      const sub = schema.properties?.[key];
+      if (sub) listTypeErrors(val, sub, joinField(path, key), out);
+      else if (isObj(schema.additionalProperties)) listTypeErrors(val, schema.additionalProperties as Schema, joinIndex(path, key), out);
+    }
+  }
+}
+
 /** Validate an object against its CRD schema (metadata is checked by the generic path, not here). */
 export function validateSchema(obj: KubeObject, schema: Schema): StatusCause[] {
   const out: StatusCause[] = [];
@@ -195,5 +263,6 @@ export function validateSchema(obj: KubeObject, schema: Schema): StatusCause[] {
     const sub = props[key];
     if (sub) validateValue(val, sub, key, out);
   }
+  for (const [key, val] of Object.entries(obj)) if (!metaKeys.has(key)) listTypeErrors(val, props[key], key, out);
   return out;
 }

@@ -46,3 +46,16 @@ export const tooMany = (field: string, actual: number, max: number): StatusCause
   message: `Too many: ${actual}: must have at most ${max} items`,
   field,
 });
+
+/** Go's `%#v` of the map[string]interface{} kube-apiserver reports for a duplicate list-map key (keys sorted). */
+export function goMapLiteral(keys: Record<string, unknown>): string {
+  const entries = Object.keys(keys).sort().map((k) => `${JSON.stringify(k)}:${typeof keys[k] === 'string' ? JSON.stringify(keys[k]) : String(keys[k])}`);
+  return `map[string]interface {}{${entries.join(', ')}}`;
+}
+
+/** A repeated item of a list-type set or map, as listtype validation reports it. */
+export const duplicateValue = (field: string, rendered: string): StatusCause => ({
+  reason: 'FieldValueDuplicate',
+  message: `Duplicate value: ${rendered}`,
+  field,
+});

@@ -95,6 +95,34 @@ describe('ray.io CRDs from packages/core/crds', () => {
     expect(res.body.message).toContain('spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].ports[0].containerPort in body must be of type integer: "string"');
   });
 
+  it('drops nulls where the schema is not nullable, or puts the default there (a template from `kubectl create --dry-run -o yaml`)', async () => {
+    const job = rayJob('nulls');
+    const template = job.spec.rayClusterSpec.headGroupSpec.template as Record<string, unknown>;
+    template.metadata = { creationTimestamp: null, labels: { a: 'b' } };
+    (job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>).ports = [{ containerPort: 8265, protocol: null }];
+    const res = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs?fieldValidation=Strict', job);
+    expect(res.status).toBe(201);
+    const stored = res.body.spec.rayClusterSpec.headGroupSpec.template;
+    expect(stored.metadata).toEqual({ labels: { a: 'b' } });
+    expect(stored.spec.containers[0].ports).toEqual([{ containerPort: 8265, protocol: 'TCP' }]);
+  });
+
+  it('rejects repeated keys of a list-type map (two containers with one name; one port twice, the second defaulted to TCP)', async () => {
+    const job = rayJob('dupes');
+    const spec = job.spec.rayClusterSpec.headGroupSpec.template.spec as Record<string, unknown>;
+    spec.containers = [
+      { name: 'ray-head', image: 'a', ports: [{ containerPort: 8265, protocol: 'TCP' }, { containerPort: 8265 }] },
+      { name: 'ray-head', image: 'b' },
+    ];
+    const res = await http(h.server, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', job);
+    expect(res.status).toBe(422);
+    const template = 'spec.rayClusterSpec.headGroupSpec.template.spec';
+    expect(res.body.details.causes).toEqual([
+      { reason: 'FieldValueDuplicate', message: 'Duplicate value: map[string]interface {}{"name":"ray-head"}', field: `${template}.containers[1]` },
+      { reason: 'FieldValueDuplicate', message: 'Duplicate value: map[string]interface {}{"containerPort":8265, "protocol":"TCP"}', field: `${template}.containers[0].ports[1]` },
+    ]);
+  });
+
   it('deleting a CRD stops serving its kind and removes its objects', async () => {
     const h2 = await startHarness({ crds: [crds[1] as string] });
     try {
