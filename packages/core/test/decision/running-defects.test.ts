@@ -176,6 +176,24 @@ describe('defect 4: a job seen and now unknown is lost with its head; no submitt
     expect(envOf(createdContainer(d)).RAYJOB_SUBMITTER_ATTACH_ONLY).toBeUndefined();
   });
 
+  it('a submitter pod retried by the Job controller submitted the job again to a replacement head: the second run is stopped', () => {
+    const d = run({
+      rayJob: running({ rayJobInfo: { startTime: iso(5) } }),
+      ...healthyCluster(),
+      submitterJob: submitterJob(),
+      dashboard: found('RUNNING', { startTime: ms(200) }),
+      driverNode: { kind: 'alive', nodeId: 'a1b2c3d4e5f6' },
+      now: at(203),
+    });
+    expect(d.status).toMatchObject({ jobDeploymentStatus: 'Failed', reason: 'AppFailed', message: messages.resubmitted(JOB_ID, at(5), at(200)) });
+    expect(actionTypes(d)).toEqual(['stopRayJob']);
+  });
+
+  it('the recorded start time has whole seconds: the same run, reported with milliseconds, is not a resubmission', () => {
+    const d = run({ rayJob: running({ rayJobInfo: { startTime: iso(5) } }), ...healthyCluster(), submitterJob: submitterJob(), dashboard: found('RUNNING', { startTime: ms(5) + 999 }), driverNode: { kind: 'alive', nodeId: 'a1b2c3d4e5f6' } });
+    expect(d.status.jobDeploymentStatus).toBe('Running');
+  });
+
   it('memory remembers the job was seen, so a lost status write cannot turn "not found" into a new submission', () => {
     const d = run({ rayJob: running({ jobStatus: '' }), ...healthyCluster(), submitterJob: submitterJob(), dashboard: found('PENDING', { driverNodeId: undefined }) });
     expect(d.memory.rayJobSeen).toEqual({ jobId: JOB_ID, status: 'PENDING' });
