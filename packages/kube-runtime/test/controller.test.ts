@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createController, createInformer, itemExponentialLimiter, ownerKeys, resources, type KubeObject, type Request } from '../src/index.ts';
+import { createController, createInformer, itemExponentialLimiter, ownerKeys, terminalError, resources, type KubeObject, type Request } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
 import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
 
@@ -77,6 +77,28 @@ describe('controller loop', () => {
     controller.enqueue('default/flaky');
     await eventually(() => attempts.length === 4);
     expect(controller.queue.numRequeues('default/flaky')).toBe(0);
+    stop.abort();
+    await done;
+  });
+
+  it('does not re-queue a terminal error, and counts it', async () => {
+    const attempts: string[] = [];
+    const counted: string[] = [];
+    const controller = createController({
+      name: 'terminal',
+      rateLimiter: itemExponentialLimiter(1, 10),
+      metrics: { reconciled: (o) => counted.push(o), reconcileTime: () => undefined, activeWorkers: () => undefined, terminalError: () => counted.push('terminal') },
+      reconcile: async (req) => {
+        attempts.push(req.key);
+        throw terminalError(new Error('spec.entrypoint is required'));
+      },
+    });
+    const done = controller.start(stop.signal);
+    controller.enqueue('default/invalid');
+    await eventually(() => counted.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(attempts).toEqual(['default/invalid']);
+    expect(counted).toEqual(['error', 'terminal']);
     stop.abort();
     await done;
   });

@@ -72,6 +72,7 @@ describe('manager', () => {
     for (const line of [
       'controller_runtime_reconcile_total{controller="configmap",result="success"} 1',
       'controller_runtime_reconcile_errors_total{controller="configmap"} 0',
+      'controller_runtime_terminal_reconcile_errors_total{controller="configmap"} 0',
       'controller_runtime_max_concurrent_reconciles{controller="configmap"} 2',
       'controller_runtime_active_workers{controller="configmap"} 0',
       'workqueue_adds_total{controller="configmap",name="configmap"} 1',

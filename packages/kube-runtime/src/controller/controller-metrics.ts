@@ -6,10 +6,12 @@ export interface ControllerMetrics {
   reconciled(outcome: ReconcileOutcome): void;
   reconcileTime(seconds: number): void;
   activeWorkers(delta: number): void;
+  terminalError(): void;
 }
 
 export const noControllerMetrics: ControllerMetrics = {
   reconciled: () => undefined,
   reconcileTime: () => undefined,
   activeWorkers: () => undefined,
+  terminalError: () => undefined,
 };

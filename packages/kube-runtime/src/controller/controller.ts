@@ -26,6 +26,17 @@ export interface ReconcileContext {
   signal: AbortSignal;
 }
 
+const terminal = Symbol('terminal reconcile error');
+
+/** An error that retrying cannot fix (invalid spec): logged and counted, never re-queued (controller-runtime's TerminalError). */
+export function terminalError(cause: unknown): Error {
+  const error = new Error(cause instanceof Error ? cause.message : String(cause), { cause });
+  Object.defineProperty(error, terminal, { value: true });
+  return error;
+}
+
+export const isTerminalError = (error: unknown): boolean => typeof error === 'object' && error !== null && terminal in error;
+
 export type Reconciler = (request: Request, ctx: ReconcileContext) => Promise<ReconcileResult>;
 
 export interface ControllerOptions {
@@ -88,7 +99,10 @@ export function createController(options: ControllerOptions): Controller {
     } catch (error) {
       metrics.reconciled('error');
       rlog.error({ err: error }, 'Reconciler error');
-      queue.addRateLimited(key);
+      if (isTerminalError(error)) {
+        metrics.terminalError();
+        queue.forget(key);
+      } else queue.addRateLimited(key);
     } finally {
       metrics.reconcileTime((clock.now() - started) / 1000);
       metrics.activeWorkers(-1);

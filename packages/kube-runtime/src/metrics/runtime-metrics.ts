@@ -26,6 +26,7 @@ export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clo
   const registers = [registry];
   const reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers });
   const reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers });
+  const terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers });
   const reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], buckets: reconcileBuckets, registers });
   const maxConcurrent = new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registers });
   const activeWorkers = new Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'], registers });
@@ -64,6 +65,7 @@ export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clo
       activeWorkers.set({ controller: name }, 0);
       for (const result of ['success', 'error', 'requeue', 'requeue_after']) reconcileTotal.inc({ controller: name, result }, 0);
       reconcileErrors.inc({ controller: name }, 0);
+      terminalErrors.inc({ controller: name }, 0);
       return {
         reconciled: (outcome) => {
           reconcileTotal.inc({ controller: name, result: outcome });
@@ -71,6 +73,7 @@ export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clo
         },
         reconcileTime: (seconds) => reconcileTime.observe({ controller: name }, seconds),
         activeWorkers: (delta) => activeWorkers.inc({ controller: name }, delta),
+        terminalError: () => terminalErrors.inc({ controller: name }),
       };
     },
     queue: (name, inFlightSince) => {
