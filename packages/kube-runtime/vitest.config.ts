@@ -7,5 +7,7 @@ export default defineConfig({
     environment: 'node',
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
+    // beforeEach forks the sandbox API server, which takes seconds on a loaded machine.
+    hookTimeout: 40_000,
   },
 });

@@ -1,12 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createController, createInformer, itemExponentialLimiter, ownerKeys, terminalError, resources, type KubeObject, type Request } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
 let cluster: TestCluster;
 let stop = new AbortController();
+let server: ApiServerControl;
+beforeAll(async () => {
+  server = await forkApiServer({ bookmarkIntervalMs: 100 });
+});
+afterAll(async () => {
+  await server.stop();
+});
 beforeEach(async () => {
-  cluster = await startTestCluster();
+  cluster = await attachTestCluster(server);
   stop = new AbortController();
 });
 afterEach(async () => {

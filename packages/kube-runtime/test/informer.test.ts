@@ -1,14 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createInformer, objectKey, resources, type KubeObject } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 let cluster: TestCluster;
 let stop = new AbortController();
+let server: ApiServerControl;
+beforeAll(async () => {
+  server = await forkApiServer({ bookmarkIntervalMs: 100, historySize: 50 });
+});
+afterAll(async () => {
+  await server.stop();
+});
 beforeEach(async () => {
-  cluster = await startTestCluster({ historySize: 50 });
+  cluster = await attachTestCluster(server);
   stop = new AbortController();
 });
 afterEach(async () => {
@@ -82,7 +89,7 @@ describe('informer against the sandbox API server', () => {
   it('resumes a dropped watch from its last resourceVersion without relisting', async () => {
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(() => cluster.server.watchCount() === 1);
+    await eventually(async () => (await cluster.server.watchCount()) === 1);
     const rv = informer.lastResourceVersion();
     expect(cluster.proxy.dropWatches()).toBe(1);
     await create('after-drop');
@@ -98,14 +105,14 @@ describe('informer against the sandbox API server', () => {
     await create('goes');
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(() => cluster.server.watchCount() === 1);
+    await eventually(async () => (await cluster.server.watchCount()) === 1);
     // Cut the watch and fail re-watches so changes pile up, then forget history: the resume gets 410.
     cluster.proxy.fail({ status: 503, count: 2, match: /watch=true/ });
     cluster.proxy.dropWatches();
     await cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'goes' });
     await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'stays' }, { data: { v: '2' } });
     await create('new');
-    cluster.server.compactHistory();
+    await cluster.server.compactHistory();
     await eventually(() => seen.includes('delete goes') && seen.includes('update stays 2') && seen.includes('add new'), 10_000, 'relist diff');
     expect(lists()).toHaveLength(2);
     expect(informer.cache.keys().sort()).toEqual(['default/new', 'default/stays']);
@@ -114,9 +121,9 @@ describe('informer against the sandbox API server', () => {
   it('relists when the server ends a watch with a 410 ERROR event', async () => {
     const { informer } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(() => cluster.server.watchCount() === 1);
-    cluster.server.compactHistory();
-    cluster.server.expireWatches();
+    await eventually(async () => (await cluster.server.watchCount()) === 1);
+    await cluster.server.compactHistory();
+    await cluster.server.expireWatches();
     await eventually(() => lists().length === 2, 10_000, 'a second list');
     await create('later');
     await eventually(() => informer.cache.get('default/later'));
@@ -125,7 +132,7 @@ describe('informer against the sandbox API server', () => {
   it('keeps retrying with backoff through a burst of watch failures and then catches up', async () => {
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(() => cluster.server.watchCount() === 1);
+    await eventually(async () => (await cluster.server.watchCount()) === 1);
     cluster.proxy.fail({ status: 500, count: 4, match: /watch=true/ });
     cluster.proxy.dropWatches();
     await create('through-burst');
@@ -136,8 +143,8 @@ describe('informer against the sandbox API server', () => {
   it('re-opens a watch that went silent (half-open connection) from its last resourceVersion', async () => {
     const { informer, seen } = start('default', 500);
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(() => cluster.server.watchCount() === 1);
-    expect(cluster.proxy.stallWatches()).toBe(1);
+    await eventually(async () => (await cluster.server.watchCount()) === 1);
+    await eventually(() => cluster.proxy.stallWatches() === 1, 5000, 'a watch to stall');
     await create('after-stall');
     await eventually(() => seen.includes('add after-stall'), 10_000, 'the event after a stalled watch');
     expect(lists()).toHaveLength(1);

@@ -1,15 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLeaderElector, resources, type KubeClient, type Lease, type LeaderElector } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { startTestCluster, type TestCluster } from './support/sandbox.ts';
+import { attachTestCluster, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
 // controller-runtime's 15 s / 10 s / 2 s, scaled down 10x so a takeover fits in a fast test.
 const timings = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
 
 let cluster: TestCluster;
 const stops: AbortController[] = [];
+let server: ApiServerControl;
+beforeAll(async () => {
+  server = await forkApiServer({ bookmarkIntervalMs: 100 });
+});
+afterAll(async () => {
+  await server.stop();
+});
 beforeEach(async () => {
-  cluster = await startTestCluster();
+  cluster = await attachTestCluster(server);
 });
 afterEach(async () => {
   for (const s of stops.splice(0)) s.abort();

@@ -1,13 +1,20 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, createManager, createRuntimeMetrics, resources, type KubeClient, type Manager, type ManagerExit } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
+import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
 let cluster: TestCluster;
 const stops: AbortController[] = [];
+let server: ApiServerControl;
+beforeAll(async () => {
+  server = await forkApiServer({ bookmarkIntervalMs: 100 });
+});
+afterAll(async () => {
+  await server.stop();
+});
 beforeEach(async () => {
-  cluster = await startTestCluster();
+  cluster = await attachTestCluster(server);
 });
 afterEach(async () => {
   for (const s of stops.splice(0)) s.abort();
