@@ -123,28 +123,54 @@ export type SubmitterConfig = z.infer<typeof SubmitterConfigSchema>;
 
 // Spec (§1.3).
 
+// Field descriptions are ours (kubectl explain shows them); none is copied from KubeRay or Kubernetes.
 export const RayJobSpecSchema = z.looseObject({
-  activeDeadlineSeconds: int32().optional(),
-  backoffLimit: int32().default(0),
-  rayClusterSpec: RayClusterSpecSchema.optional(),
-  submitterPodTemplate: PodTemplateSpecSchema.optional(),
-  metadata: stringMap().optional(),
-  clusterSelector: stringMap().optional(),
-  submitterConfig: SubmitterConfigSchema.optional(),
-  managedBy: ManagedBySchema.optional(),
-  deletionStrategy: DeletionStrategySchema.optional(),
-  entrypoint: z.string().optional(),
-  runtimeEnvYAML: z.string().optional(),
-  jobId: z.string().optional(),
+  activeDeadlineSeconds: int32()
+    .optional()
+    .describe('Seconds an attempt may run, counted from status.startTime; past it the RayJob fails (DeadlineExceeded) and is not retried.'),
+  backoffLimit: int32()
+    .default(0)
+    .describe('How many times a failed RayJob is tried again, each time on a new RayCluster. 0: never.'),
+  rayClusterSpec: RayClusterSpecSchema.optional().describe(
+    'The RayCluster created for each attempt. Edits after creation do not reach a running cluster. Not used with clusterSelector.',
+  ),
+  submitterPodTemplate: PodTemplateSpecSchema.optional().describe(
+    'Pod template of the Kubernetes Job that submits the Ray job in K8sJobMode; its first container is the submitter. Built by the operator when unset.',
+  ),
+  metadata: stringMap().optional().describe('Metadata attached to the Ray job at submission.'),
+  clusterSelector: stringMap()
+    .optional()
+    .describe('Run on an existing RayCluster, named by the ray.io/cluster key, instead of creating one; that cluster is never deleted.'),
+  submitterConfig: SubmitterConfigSchema.optional().describe('Settings of the submitter Job: backoffLimit is its retry count (2 when unset).'),
+  managedBy: ManagedBySchema.optional().describe(
+    'The controller in charge of this RayJob; unset means ray.io/kuberay-operator. Cannot change after creation.',
+  ),
+  deletionStrategy: DeletionStrategySchema.optional().describe(
+    'What to delete once the job has finished: onSuccess and onFailure policies, or deletionRules with conditions and delays.',
+  ),
+  entrypoint: z.string().optional().describe('The command the Ray job runs as its driver, e.g. "python train.py".'),
+  runtimeEnvYAML: z.string().optional().describe('The Ray job\'s runtime environment (pip, working_dir, env_vars, ...) as a YAML mapping.'),
+  jobId: z.string().optional().describe(
+    'Submission ID of the Ray job; generated when empty. In InteractiveMode, set it once the job has been submitted by hand.',
+  ),
   /** KubeRay's CRD does not enforce the enum (no `enum` in the schema); zod does, so code can switch on it. */
-  submissionMode: SubmissionModeSchema.meta({ 'x-rayjob-crd': { omitEnum: true } }).default('K8sJobMode'),
-  entrypointResources: z.string().optional(),
-  entrypointNumCpus: z.number().optional(),
-  entrypointNumGpus: z.number().optional(),
-  ttlSecondsAfterFinished: int32().default(0),
-  preRunningDeadlineSeconds: int32().meta({ minimum: 1 }).optional(),
-  shutdownAfterJobFinishes: z.boolean().optional(),
-  suspend: z.boolean().optional(),
+  submissionMode: SubmissionModeSchema.meta({ 'x-rayjob-crd': { omitEnum: true } })
+    .default('K8sJobMode')
+    .describe(
+      'How the job reaches Ray: K8sJobMode (a Kubernetes Job runs the submitter), HTTPMode (the operator calls the dashboard), SidecarMode (a submitter container in the head pod) or InteractiveMode (submitted by hand).',
+    ),
+  entrypointResources: z.string().optional().describe('Custom Ray resources reserved for the driver, as a JSON object such as {"accelerator": 1}.'),
+  entrypointNumCpus: z.number().optional().describe('CPUs reserved for the driver.'),
+  entrypointNumGpus: z.number().optional().describe('GPUs reserved for the driver.'),
+  ttlSecondsAfterFinished: int32()
+    .default(0)
+    .describe('Seconds after status.endTime before shutdownAfterJobFinishes takes effect.'),
+  preRunningDeadlineSeconds: int32()
+    .meta({ minimum: 1 })
+    .optional()
+    .describe('Seconds an attempt may take to reach Running, counted from status.startTime; past it the attempt fails (PreRunningDeadlineExceeded).'),
+  shutdownAfterJobFinishes: z.boolean().optional().describe('Delete the RayCluster once the job is Complete or Failed (after ttlSecondsAfterFinished).'),
+  suspend: z.boolean().optional().describe('While true, no RayCluster exists for the job: an existing one is deleted. Set back to false to start over.'),
 });
 export type RayJobSpec = z.infer<typeof RayJobSpecSchema>;
 export type RayJobSpecInput = z.input<typeof RayJobSpecSchema>;
