@@ -27,8 +27,8 @@ export { itemExponentialLimiter, bucketLimiter, maxOfLimiters, defaultController
 export type { RateLimiter, DefaultLimiterOptions } from './workqueue/rate-limiters.ts';
 export type { QueueMetrics } from './workqueue/queue-metrics.ts';
 
-export { createController, ownerKeys, terminalError, isTerminalError } from './controller/controller.ts';
-export type { Controller, ControllerOptions, Reconciler, ReconcileContext, ReconcileResult, Request } from './controller/controller.ts';
+export { createController, ownerKeys, terminalError, isTerminalError, generationChanged } from './controller/controller.ts';
+export type { Controller, ControllerOptions, WatchFilter, Reconciler, ReconcileContext, ReconcileResult, Request } from './controller/controller.ts';
 export type { ControllerMetrics, ReconcileOutcome } from './controller/controller-metrics.ts';
 
 export { createLogger, silentLogger, newReconcileId } from './log.ts';

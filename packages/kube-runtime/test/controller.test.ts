@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createController, createInformer, itemExponentialLimiter, ownerKeys, terminalError, resources, type KubeObject, type Request } from '../src/index.ts';
+import { createController, createInformer, generationChanged, itemExponentialLimiter, ownerKeys, terminalError, resources, type KubeObject, type Request } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
 import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
@@ -47,6 +47,24 @@ describe('controller loop', () => {
     await eventually(() => calls.filter((c) => c === 'default/after').length === 2);
     stop.abort();
     await done;
+  });
+
+  it('with an update filter skips updates that do not change what the filter looks at', async () => {
+    const informer = informerFor();
+    const calls: string[] = [];
+    const controller = createController({ name: 'filtered', reconcile: async (req) => void calls.push(req.key) });
+    controller.watch(informer, undefined, { update: (old, obj) => old.metadata.labels?.tier !== obj.metadata.labels?.tier });
+    void informer.run(stop.signal);
+    void controller.start(stop.signal);
+    await cluster.direct.create(resources.configmaps, configMap('f', {}, { tier: 'a' }));
+    await eventually(() => calls.length === 1);
+    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { data: { noise: '1' } });
+    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { metadata: { labels: { tier: 'b' } } });
+    await eventually(() => calls.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toEqual(['default/f', 'default/f']);
+    expect(generationChanged({ metadata: { generation: 1 } }, { metadata: { generation: 1 } })).toBe(false);
+    expect(generationChanged({ metadata: { generation: 1 } }, { metadata: { generation: 2 } })).toBe(true);
   });
 
   it('maps owned objects to their controller owner key', async () => {

@@ -51,11 +51,20 @@ export interface ControllerOptions {
   queueMetrics?: QueueMetrics;
 }
 
+/** controller-runtime's update predicates: skip updates that cannot change a decision (adds and deletes always pass). */
+export interface WatchFilter<T extends KubeObject> {
+  update?: (old: T, obj: T) => boolean;
+}
+
+/** GenerationChangedPredicate: only spec changes (metadata.generation) of objects that have a generation. */
+export const generationChanged = (old: KubeObject, obj: KubeObject): boolean =>
+  obj.metadata.generation === undefined || old.metadata.generation !== obj.metadata.generation;
+
 export interface Controller {
   readonly name: string;
   readonly queue: WorkQueue;
   /** Enqueues keys for every add/update/delete of the informer's objects (by default the object's own key). */
-  watch<T extends KubeObject>(informer: Informer<T>, toKeys?: (obj: T) => string[]): void;
+  watch<T extends KubeObject>(informer: Informer<T>, toKeys?: (obj: T) => string[], options?: WatchFilter<T>): void;
   enqueue(key: string): void;
   /** Waits for the watched caches, then runs workers until `signal` aborts; resolves after in-flight reconciles finish. */
   start(signal: AbortSignal): Promise<void>;
@@ -125,12 +134,19 @@ export function createController(options: ControllerOptions): Controller {
   return {
     name: options.name,
     queue,
-    watch: (informer, toKeys) => {
+    watch: (informer, toKeys, filter) => {
       const keysOf = toKeys ?? ((obj) => [objectKey(obj)]);
       const enqueueAll = (obj: never): void => {
         for (const k of keysOf(obj)) queue.add(k);
       };
-      informer.addHandlers({ add: enqueueAll, update: (_old, obj) => enqueueAll(obj as never), delete: enqueueAll });
+      informer.addHandlers({
+        add: enqueueAll,
+        update: (old, obj) => {
+          if (filter?.update && !filter.update(old, obj)) return;
+          enqueueAll(obj as never);
+        },
+        delete: enqueueAll,
+      });
       informers.push(informer as unknown as Informer<KubeObject>);
     },
     enqueue: (key) => queue.add(key),
