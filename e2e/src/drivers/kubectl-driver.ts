@@ -88,6 +88,9 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
       const out = await must(['get', kinds[resource], '-n', namespace, '-o', 'json', ...(labelSelector ? ['-l', labelSelector] : [])]);
       return (JSON.parse(out) as { items: KubeObject[] }).items;
     },
+    async remove(resource, namespace, name) {
+      await must(['delete', kinds[resource], '-n', namespace, name, '--wait=false', '--ignore-not-found']);
+    },
     async mergePatch(resource, namespace, name, patch) {
       await must(['patch', kinds[resource], '-n', namespace, name, '--type', 'merge', '-p', JSON.stringify(patch)]);
     },

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { startSandbox, type Sandbox } from '@rayjob/sandbox';
 import type { FaultName } from '../scenario/types.ts';
+import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
 import { resourcePath, restAccessFromKubeconfig, type RestAccess } from './rest-access.ts';
 import { scenarioImages } from './sandbox-images.ts';
@@ -22,12 +23,15 @@ export interface SandboxDriverOptions {
   operatorArgs?: string[];
   /** Keep the sandbox folder (logs, kubeconfig) after close. */
   dir?: string;
+  /** Put the API fault proxy between the operator and the API server (the campaign's API faults). */
+  apiFaults?: boolean;
 }
 
 export interface SandboxDriver extends Driver {
   readonly sandbox: Sandbox;
   readonly operator: OperatorProcess;
   readonly operatorLog: string;
+  readonly proxy?: ApiFaultProxy;
 }
 
 async function expectOk(what: string, result: Promise<{ status: number; text: string }>, ok: (status: number) => boolean = (s) => s < 300): Promise<void> {
@@ -39,7 +43,12 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
   const sandbox = await startSandbox({ ...(options.dir && { dir: options.dir }), crds, images: scenarioImages() });
   const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
   const operatorLog = join(sandbox.dir, 'operator.log');
-  const operator = operatorProcess({ kubeconfigPath: sandbox.kubeconfigPath, logFile: operatorLog, ...(options.operatorArgs && { extraArgs: options.operatorArgs }) });
+  const proxy = options.apiFaults ? await startApiFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
+  const operator = operatorProcess({
+    kubeconfigPath: proxy?.kubeconfigPath ?? sandbox.kubeconfigPath,
+    logFile: operatorLog,
+    ...(options.operatorArgs && { extraArgs: options.operatorArgs }),
+  });
   operator.start();
 
   const deleteObject = (resource: Resource, namespace: string, name: string, body?: Record<string, unknown>) =>
@@ -83,6 +92,7 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     sandbox,
     operator,
     operatorLog,
+    ...(proxy && { proxy }),
     createNamespace: (namespace) =>
       expectOk(`create namespace ${namespace}`, rest.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }), (s) => s < 300 || s === 409),
     deleteNamespace: (namespace) => expectOk(`delete namespace ${namespace}`, rest.request('DELETE', `/api/v1/namespaces/${namespace}`), (s) => s < 300 || s === 404),
@@ -92,6 +102,7 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
       await expectOk(`create ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`, rest.request('POST', resourcePath(resource, o.metadata.namespace ?? 'default'), object));
     },
     get: (resource, namespace, name) => rest.get(resource, namespace, name),
+    remove: (resource, namespace, name) => deleteObject(resource, namespace, name, { propagationPolicy: 'Background' }),
     list: (resource, namespace, labelSelector) => rest.list(resource, namespace, labelSelector),
     mergePatch: (resource, namespace, name, patch) =>
       expectOk(`patch ${resource} ${namespace}/${name}`, rest.request('PATCH', resourcePath(resource, namespace, name), patch, 'application/merge-patch+json')),
@@ -99,6 +110,7 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     fault: (fault, target) => faults[fault](target),
     async close() {
       await operator.stop();
+      await proxy?.close();
       await rest.close();
       await sandbox.stop();
     },

@@ -43,6 +43,8 @@ export interface Driver {
   apply(object: KubeObject | Record<string, unknown>): Promise<void>;
   get(resource: Resource, namespace: string, name: string): Promise<KubeObject | undefined>;
   list(resource: Resource, namespace: string, labelSelector?: string): Promise<KubeObject[]>;
+  /** Deletes an object (background propagation, as kubectl); an absent object is not an error. */
+  remove(resource: Resource, namespace: string, name: string): Promise<void>;
   /** JSON merge patch (what `kubectl patch --type merge` sends). */
   mergePatch(resource: Resource, namespace: string, name: string, patch: Record<string, unknown>): Promise<void>;
   /** A GET on the RayCluster's dashboard through the API server's service proxy. */

@@ -1,0 +1,125 @@
+// One seed of the campaign: apply its RayJob in its own namespace, fire its faults as the job's progress
+// passes each point, wait (bounded) for a terminal status, judge it, then delete the RayJob and check that
+// nothing is left behind.
+import type { ApiFaultProxy } from '../drivers/api-fault-proxy.ts';
+import type { Driver } from '../drivers/types.ts';
+import type { OperatorProcess } from '../drivers/operator-process.ts';
+import { rayJobManifest } from '../scenario/manifests.ts';
+import { observe, type Observation } from '../run/observe.ts';
+import { judgeSeed, type SeedRecord } from './judge.ts';
+import { describeFault, type CampaignFault, type SeedPlan } from './schedule.ts';
+
+export interface SeedContext {
+  driver: Driver;
+  proxy: ApiFaultProxy;
+  operator: OperatorProcess;
+  /** Bound for the RayJob to become terminal (seconds). */
+  terminalWithinSeconds?: number;
+}
+
+export interface SeedResult {
+  seed: number;
+  problems: string[];
+  events: string[];
+  seconds: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const terminal = new Set(['Complete', 'Failed']);
+
+async function fire(ctx: SeedContext, fault: CampaignFault, o: Observation, namespace: string, name: string): Promise<void> {
+  switch (fault.kind) {
+    case 'job':
+      await ctx.driver.fault(fault.fault, {
+        namespace, rayJob: name,
+        ...(o.cluster && { cluster: o.cluster }), ...(o.headPod && { headPod: o.headPod }), ...(o.submitterPod && { submitterPod: o.submitterPod }),
+      });
+      return;
+    case 'api':
+      if (fault.fault === 'burst5xx') ctx.proxy.failNext(5, 503);
+      else if (fault.fault === 'burst429') ctx.proxy.failNext(5, 429);
+      else if (fault.fault === 'conflicts') ctx.proxy.conflictNext(3);
+      else if (fault.fault === 'expireWatches') ctx.proxy.expireWatches();
+      else ctx.proxy.goneNext(3);
+      return;
+    case 'operator':
+      await ctx.operator.stop();
+      ctx.operator.start();
+      return;
+  }
+}
+
+export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedResult> {
+  const namespace = `seed-${plan.seed}`;
+  const name = `campaign-${plan.seed}`;
+  const start = Date.now();
+  const events: string[] = [];
+  const note = (what: string) => events.push(`[${((Date.now() - start) / 1000).toFixed(1)}s] ${what}`);
+  const record: SeedRecord = { rayStatuses: [], submissionsByCluster: new Map(), agentKilled: false, leaked: [], reachedTerminal: false };
+  const pending = [...plan.faults];
+  const problems: string[] = [];
+  try {
+    await ctx.driver.createNamespace(namespace);
+    await ctx.driver.apply(rayJobManifest(namespace, name, plan.shape));
+    note(`apply ${plan.shape.mode} steps=${plan.shape.steps}${plan.shape.exitCode ? ' exit=1' : ''} faults=${plan.faults.map((f) => `${describeFault(f.fault)}@${f.atStep}`).join(',') || 'none'}`);
+    const until = Date.now() + (ctx.terminalWithinSeconds ?? 240) * 1000;
+    let stalledSince = Date.now();
+    let lastProgress = -1;
+    while (Date.now() < until) {
+      const o = await observe(ctx.driver, namespace, name, start);
+      record.final = o;
+      if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
+      if (o.cluster && o.submissions !== undefined) record.submissionsByCluster.set(o.cluster, Math.max(record.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
+      if (terminal.has(o.deploymentStatus)) {
+        record.reachedTerminal = true;
+        note(`terminal ${o.deploymentStatus}/${o.jobStatus} ${o.reason}`);
+        break;
+      }
+      if (o.progress !== lastProgress) {
+        lastProgress = o.progress;
+        stalledSince = Date.now();
+      }
+      // A fault fires when its step is reached, or when the job stopped making progress (after a head loss the
+      // steps never come; the remaining faults still fire, as they would on a real cluster).
+      while (pending[0] && o.deploymentStatus === 'Running' && (o.progress >= pending[0].atStep || Date.now() - stalledSince > 15_000)) {
+        const next = pending.shift();
+        if (!next) break;
+        note(`fault ${describeFault(next.fault)} at step ${o.progress}`);
+        if (next.fault.kind === 'job' && next.fault.fault === 'killDashboardAgent') record.agentKilled = true;
+        await fire(ctx, next.fault, o, namespace, name).catch((error: unknown) => note(`fault not applied: ${(error as Error).message}`));
+      }
+      await sleep(500);
+    }
+    // Let a stop reach Ray before judging "no live job under a Failed RayJob".
+    if (record.final?.deploymentStatus === 'Failed') {
+      for (let i = 0; i < 10; i += 1) {
+        const o = await observe(ctx.driver, namespace, name, start);
+        if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
+        if (o.rayStatus === undefined || !['PENDING', 'RUNNING'].includes(o.rayStatus)) break;
+        await sleep(1000);
+      }
+    }
+    // The RayJob alone is deleted: its finalizer, owner references and the operator must take the rest.
+    await ctx.driver.remove('rayjobs', namespace, name);
+    record.leaked = await leftovers(ctx.driver, namespace);
+    await ctx.driver.deleteNamespace(namespace).catch(() => {});
+  } catch (error) {
+    problems.push(`driver error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  problems.push(...judgeSeed(record));
+  return { seed: plan.seed, problems, events, seconds: (Date.now() - start) / 1000 };
+}
+
+/** What is still in the namespace 60 s after the RayJob was deleted (bounded), by kind and name. */
+async function leftovers(driver: Driver, namespace: string): Promise<string[]> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const found: string[] = [];
+    for (const resource of ['rayjobs', 'rayclusters', 'jobs', 'pods'] as const) {
+      const items = await driver.list(resource, namespace).catch(() => []);
+      found.push(...items.map((i) => `${resource}/${i.metadata.name}`));
+    }
+    if (found.length === 0 || Date.now() > until) return found;
+    await sleep(1000);
+  }
+}
