@@ -79,14 +79,14 @@ describe('the API fault proxy', () => {
       expect((await get('/api/v1/namespaces')).status).toBe(200);
       proxy.failNext(1, 503);
       const unavailable = await get('/api/v1/namespaces');
-      expect([unavailable.status, (await unavailable.json()).reason]).toEqual([503, 'ServiceUnavailable']);
+      expect([unavailable.status, ((await unavailable.json()) as { reason: string }).reason]).toEqual([503, 'ServiceUnavailable']);
       proxy.failNext(1, 429);
       const throttled = await get('/api/v1/namespaces');
       expect([throttled.status, throttled.headers.get('retry-after')]).toEqual([429, '1']);
       proxy.conflictNext(1);
       const body = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
       const conflict = await get('/api/v1/namespaces', { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox' } });
-      expect([conflict.status, (await conflict.json()).reason]).toEqual([409, 'Conflict']);
+      expect([conflict.status, ((await conflict.json()) as { reason: string }).reason]).toEqual([409, 'Conflict']);
       expect((await get('/api/v1/namespaces', { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox' } })).status).toBe(201);
       proxy.goneNext(1);
       const watch = await get('/api/v1/namespaces?watch=true&resourceVersion=1');

@@ -131,3 +131,12 @@ describe('manifests', () => {
     for (const line of lines) expect(out).toContain(line);
   });
 });
+
+describe('the sample for trying the seed by hand', () => {
+  it('is the manifest the seed scenario would apply (kept in step with rayJobManifest)', async () => {
+    const { parse } = await import('yaml');
+    const { readFileSync } = await import('node:fs');
+    const sample = parse(readFileSync(new URL('../samples/seed-rayjob.yaml', import.meta.url), 'utf8'));
+    expect(sample).toEqual(rayJobManifest('default', 'rayjob-seed', { mode: 'K8sJobMode', steps: 40, stepSeconds: 1, submitterBackoffLimit: 0 }));
+  });
+});

@@ -34,6 +34,8 @@ export function operatorProcess(options: OperatorProcessOptions): OperatorProces
         '--metrics-addr=0',
         '--health-probe-bind-address=0',
         '--enable-leader-election=false',
+        // Outside the cluster, the head Services' DNS names do not resolve: reach dashboards through the API server.
+        '--use-kubernetes-proxy',
         ...(options.submitterImage ? [`--submitter-image=${options.submitterImage}`] : []),
         ...(options.extraArgs ?? []),
       ];
