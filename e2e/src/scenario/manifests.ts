@@ -1,6 +1,7 @@
 // RayJob manifests for scenarios: KubeRay's sample shape (a head and an optional worker group of
 // rayproject/ray), with the knobs the cases turn. The job itself prints `step i/N` once per interval, so the
 // runner can read its progress from the job's logs, and ends with `done`.
+import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
 import type { SubmissionMode } from './types.ts';
 
 export interface RayJobShape {
@@ -18,6 +19,11 @@ export interface RayJobShape {
   submitterBackoffLimit?: number;
   backoffLimit?: number;
   activeDeadlineSeconds?: number;
+  /**
+   * A submitter template running our submitter image with `--no-wait`: it exits 0 right after submitting, while
+   * the job runs on (what `ray job submit` does after a JobHead restart closes its tail).
+   */
+  submitterNoWait?: boolean;
   /** An entrypoint given verbatim instead of the steps loop (quoting cases). */
   entrypoint?: string;
 }
@@ -82,5 +88,11 @@ export function rayJobManifest(namespace: string, name: string, shape: RayJobSha
   if (shape.backoffLimit !== undefined) spec.backoffLimit = shape.backoffLimit;
   if (shape.activeDeadlineSeconds !== undefined) spec.activeDeadlineSeconds = shape.activeDeadlineSeconds;
   if (shape.submitterBackoffLimit !== undefined) spec.submitterConfig = { backoffLimit: shape.submitterBackoffLimit };
+  if (shape.submitterNoWait) {
+    // Our image with the user's own args: the operator still gives it the address and submission ID as env.
+    spec.submitterPodTemplate = {
+      spec: { restartPolicy: 'Never', containers: [{ name: 'ray-job-submitter', image: DEFAULT_SUBMITTER_IMAGE, args: ['--no-wait', '--', spec.entrypoint] }] },
+    };
+  }
   return { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name, namespace }, spec };
 }

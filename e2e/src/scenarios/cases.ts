@@ -73,13 +73,12 @@ export const caseScenarios: Scenario[] = [
     id: 'C8',
     title: 'the submitter exits 0 while the job runs on a live node',
     mode: 'K8sJobMode',
-    // A long job: the submitter is made to exit by a JobHead restart early, then the job runs past 3 x 30 s.
-    rayJob: seedJob({ steps: 110, stepSeconds: 1 }),
+    // A long job whose submitter (our image, run by the user's template with --no-wait) exits 0 right after
+    // submitting; the job then runs well past 3 x 30 s.
+    rayJob: seedJob({ steps: 110, stepSeconds: 1, submitterNoWait: true }),
     steps: [
-      midJob(3),
-      { kind: 'fault', fault: 'killJobHead' },
-      { kind: 'wait', until: { submitterExited: true }, timeoutSeconds: 60 },
-      { kind: 'hold', seconds: 90, while: { deploymentStatus: 'Running' } },
+      { kind: 'wait', until: { deploymentStatus: 'Running', submitterExited: true, progressAtLeast: 1 }, timeoutSeconds: 150 },
+      { kind: 'hold', seconds: 95, while: { deploymentStatus: 'Running' } },
       untilTerminal('Complete', 120),
     ],
     expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' },

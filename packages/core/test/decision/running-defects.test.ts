@@ -138,7 +138,6 @@ describe('defect 4: a job seen and now unknown is lost with its head; no submitt
 
   it.each([
     ['K8sJobMode, CR RUNNING, submitter Job missing', () => ({ rayJob: running(), submitterJob: undefined }), 'RUNNING'],
-    ['K8sJobMode, CR RUNNING, submitter still running', () => ({ rayJob: running(), submitterJob: submitterJob() }), 'RUNNING'],
     ['K8sJobMode, CR "", memory says seen PENDING, submitter missing', () => ({ rayJob: running({ jobStatus: '' }), submitterJob: undefined, memory: { rayJobSeen: { jobId: JOB_ID, status: 'PENDING' } } }), 'PENDING'],
     ['HTTPMode, CR RUNNING: not submitted again over HTTP', () => ({ rayJob: running({}, 'HTTPMode') }), 'RUNNING'],
   ] as const)('%s, dashboard "not found": the head-lost verdict, nothing created or submitted', (_n, setup, lastSeen) => {
@@ -146,6 +145,12 @@ describe('defect 4: a job seen and now unknown is lost with its head; no submitt
     expect(d.status).toMatchObject({ jobDeploymentStatus: 'Failed', reason: 'AppFailed', message: messages.headLost(JOB_ID, lastSeen) });
     expect(actionTypes(d)).not.toContain('createSubmitterJob');
     expect(actionTypes(d)).not.toContain('submitRayJob');
+  });
+
+  it('K8sJobMode, CR RUNNING, dashboard "not found" while the submitter still runs: wait for it (C6\'s verdict comes once it finishes), nothing created', () => {
+    const d = run({ rayJob: running(), ...healthyCluster(), submitterJob: submitterJob(), dashboard: { kind: 'not-found' } });
+    expect(d.status).toMatchObject({ jobDeploymentStatus: 'Running', jobStatus: 'RUNNING' });
+    expect(actionTypes(d)).toEqual([]);
   });
 
   it.each([

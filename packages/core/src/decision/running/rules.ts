@@ -155,6 +155,9 @@ function recordedTerminalStands(o: RunningObservation): RuleOutcome {
  */
 function headLost(o: RunningObservation): RuleOutcome {
   if (o.dashboard.kind !== 'not-found' || !o.seen) return NEXT;
+  // A submitter that still runs is about to finish (ours exits 3, head lost; its exit codes fail the Job at once):
+  // C6 gives rule 3's verdict and message once it has. Nothing is created meanwhile.
+  if (!o.submitterDone) return { note: 'The Ray job is not found while the submitter still runs: waiting for the submitter to finish (rule 3, C6).' };
   return { to: 'Failed', reason: 'AppFailed', message: messages.headLost(o.jobId, o.seen.status), note: 'The Ray job was seen before and is now not found: the Ray head was lost.' };
 }
 
