@@ -3,10 +3,12 @@
 // so this code path is tested here and not only on kind. The sandbox has no PID namespaces, so a `pkill` in one
 // head pod reaches every head on the machine: the DashboardAgent kill (fatal to any head it reaches) runs alone,
 // after the rest; a JobHead kill reaching other heads is a fault they must survive anyway.
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKubectlDriver } from '../src/drivers/kubectl-driver.ts';
 import { startSandboxDriver, type SandboxDriver } from '../src/drivers/sandbox-driver.ts';
 import type { Driver } from '../src/drivers/types.ts';
+import { stateHostDir } from '../src/scenario/manifests.ts';
 import { runScenario, type ScenarioResult } from '../src/run/run-scenario.ts';
 import { scenarioById } from '../src/scenarios/index.ts';
 
@@ -36,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled(results.values());
   await sandbox?.close();
+  rmSync(stateHostDir, { recursive: true, force: true });
 });
 
 describe('kubectl driver (against the sandbox)', () => {

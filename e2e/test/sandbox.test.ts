@@ -1,8 +1,10 @@
 // Every scenario on the sandbox driver: one sandbox with our operator, all scenarios at once, each in its own
 // namespace (a platform's cluster runs many RayJobs side by side; so does this suite, within 2 cores).
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxDriver, type SandboxDriver } from '../src/drivers/sandbox-driver.ts';
 import { createLimit } from '../src/run/limit.ts';
+import { stateHostDir } from '../src/scenario/manifests.ts';
 import { runScenario, type ScenarioResult } from '../src/run/run-scenario.ts';
 import { scenarios } from '../src/scenarios/index.ts';
 
@@ -22,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled(results.values());
   await driver?.close();
+  rmSync(stateHostDir, { recursive: true, force: true });
 });
 
 describe('sandbox driver', () => {

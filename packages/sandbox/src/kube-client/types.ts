@@ -79,6 +79,7 @@ export interface KeyToPath { key: string; path: string; mode?: number }
 export interface Volume {
   name: string;
   emptyDir?: Record<string, unknown>;
+  hostPath?: { path: string; type?: string };
   configMap?: { name: string; items?: KeyToPath[]; optional?: boolean };
   secret?: { secretName: string; items?: KeyToPath[]; optional?: boolean };
   downwardAPI?: { items: Array<{ path: string; fieldRef?: { fieldPath: string } }> };

@@ -1,7 +1,7 @@
 // Materialises a pod's volumes as real files under the pod's sandbox directory; the container
 // prologue bind-mounts them at their mountPaths. Missing non-optional sources are a typed error
 // (the pod stays ContainerCreating and the kubelet retries, as Kubernetes does after FailedMount).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KeyToPath, Pod, Volume } from '../kube-client/types.ts';
 import type { ObjectSource, PodFacts } from './env.ts';
@@ -60,13 +60,52 @@ async function materialise(volume: Volume, dir: string, pod: Pod, sources: Volum
       }
     }
   }
-  // emptyDir and unsupported kinds (hostPath, PVCs) are an empty directory.
+  // emptyDir and unsupported kinds (PVCs) are an empty directory.
   return undefined;
+}
+
+/**
+ * hostPath: the node's own path, checked or created by its `type` as the kubelet does; the node is this machine,
+ * so state a pod leaves there outlives the pod (what tests of retries across pods and clusters need).
+ */
+export function hostPathProblem(source: { path: string; type?: string }): string | undefined {
+  const kind = (() => {
+    try {
+      const st = statSync(source.path);
+      return st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'other';
+    } catch {
+      return 'missing';
+    }
+  })();
+  switch (source.type ?? '') {
+    case 'DirectoryOrCreate':
+      if (kind === 'missing') mkdirSync(source.path, { recursive: true, mode: 0o755 });
+      else if (kind !== 'directory') return `hostPath type check failed: ${source.path} is not a directory`;
+      return undefined;
+    case 'Directory':
+      return kind === 'directory' ? undefined : `hostPath type check failed: ${source.path} is not a directory`;
+    case 'FileOrCreate':
+      if (kind === 'missing') {
+        mkdirSync(dirname(source.path), { recursive: true });
+        closeSync(openSync(source.path, 'a', 0o644));
+      } else if (kind !== 'file') return `hostPath type check failed: ${source.path} is not a file`;
+      return undefined;
+    case 'File':
+      return kind === 'file' ? undefined : `hostPath type check failed: ${source.path} is not a file`;
+    default:
+      return undefined;
+  }
 }
 
 export async function prepareVolumes(pod: Pod, podDir: string, sources: VolumeSources, facts: PodFacts): Promise<VolumesResult> {
   const paths = new Map<string, string>();
   for (const volume of pod.spec.volumes ?? []) {
+    if (volume.hostPath !== undefined) {
+      const problem = hostPathProblem(volume.hostPath);
+      if (problem !== undefined) return { ok: false, message: `MountVolume.SetUp failed for volume "${volume.name}" : ${problem}` };
+      paths.set(volume.name, volume.hostPath.path);
+      continue;
+    }
     const dir = join(podDir, 'volumes', volume.name);
     const problem = await materialise(volume, dir, pod, sources, facts);
     if (problem !== undefined) return { ok: false, message: `MountVolume.SetUp failed for volume "${volume.name}" : ${problem}` };

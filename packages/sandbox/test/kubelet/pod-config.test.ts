@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/kube-client/rest-client.ts';
 import { programRoots } from '../../src/kubelet/container-process.ts';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
+import { hostPathProblem } from '../../src/kubelet/volumes.ts';
 import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
 import type { Harness } from './harness.ts';
 
@@ -16,12 +17,32 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
   // Mount points the kubelet created on the host for this file's made-up paths (empty directories/files).
-  for (const path of ['/etc/rayjob-test', '/etc/rayjob-creds', '/scratch-rayjob', '/opt-msg']) rmSync(path, { recursive: true, force: true });
+  for (const path of ['/etc/rayjob-test', '/etc/rayjob-creds', '/scratch-rayjob', '/opt-msg', '/state-rayjob', hostState]) rmSync(path, { recursive: true, force: true });
 });
+
+/** A node path for the hostPath test (this machine is the node). */
+const hostState = join('/tmp', `rayjob-hostpath-test-${process.pid}`);
 
 const log = (pod: string, container = 'main'): string => readFileSync(podLogPath(h.dir, 'default', pod, container), 'utf8');
 
 describe('container environment and files', () => {
+  it('hostPath volumes are the node\'s own paths: DirectoryOrCreate creates it, what a pod writes there outlives the pod, a wrong type fails the mount', async () => {
+    const spec = (name: string, type: string, command: string) => ({
+      metadata: { name },
+      spec: { restartPolicy: 'Never', volumes: [{ name: 'state', hostPath: { path: hostState, type } }],
+        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', command], volumeMounts: [{ name: 'state', mountPath: '/state-rayjob' }] }] },
+    });
+    await createPod(h.client, spec('writer', 'DirectoryOrCreate', 'echo from-first-pod > /state-rayjob/note'));
+    expect((await waitForPhase(h.client, 'writer', ['Succeeded', 'Failed'])).status?.phase).toBe('Succeeded');
+    expect(readFileSync(join(hostState, 'note'), 'utf8')).toBe('from-first-pod\n');
+    await createPod(h.client, spec('reader', 'Directory', 'cat /state-rayjob/note'));
+    await waitForPhase(h.client, 'reader', ['Succeeded', 'Failed']);
+    expect(log('reader')).toBe('from-first-pod\n');
+    // A type that does not match what is there fails the mount (the kubelet retries, as after FailedMount).
+    expect(hostPathProblem({ path: hostState, type: 'File' })).toBe(`hostPath type check failed: ${hostState} is not a file`);
+    expect(hostPathProblem({ path: join(hostState, 'absent'), type: 'Directory' })).toBe(`hostPath type check failed: ${join(hostState, 'absent')} is not a directory`);
+  });
+
   it('resolves env from values, ConfigMap and Secret keys, field refs, and envFrom with a prefix', async () => {
     await createPod(h.client, {
       metadata: { name: 'env', labels: { app: 'demo' } },
