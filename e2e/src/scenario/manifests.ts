@@ -89,9 +89,13 @@ export function rayJobManifest(namespace: string, name: string, shape: RayJobSha
   if (shape.activeDeadlineSeconds !== undefined) spec.activeDeadlineSeconds = shape.activeDeadlineSeconds;
   if (shape.submitterBackoffLimit !== undefined) spec.submitterConfig = { backoffLimit: shape.submitterBackoffLimit };
   if (shape.submitterNoWait) {
-    // Our image with the user's own args: the operator still gives it the address and submission ID as env.
+    // Our image with the user's own command (without one, KubeRay's `ray job submit` script would replace it);
+    // the operator still gives it the dashboard address and the submission ID as env.
     spec.submitterPodTemplate = {
-      spec: { restartPolicy: 'Never', containers: [{ name: 'ray-job-submitter', image: DEFAULT_SUBMITTER_IMAGE, args: ['--no-wait', '--', spec.entrypoint] }] },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [{ name: 'ray-job-submitter', image: DEFAULT_SUBMITTER_IMAGE, command: ['/submitter'], args: ['--no-wait', '--', spec.entrypoint] }],
+      },
     };
   }
   return { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name, namespace }, spec };
