@@ -27,7 +27,7 @@ const log = (pod: string, container = 'main'): string => readFileSync(podLogPath
 
 describe('container environment and files', () => {
   it('hostPath volumes are the node\'s own paths: DirectoryOrCreate creates it, what a pod writes there outlives the pod, a wrong type fails the mount', async () => {
-    const spec = (name: string, type: string, command: string) => ({
+    const spec = (name: string, type: string, command: string): Parameters<typeof createPod>[1] => ({
       metadata: { name },
       spec: { restartPolicy: 'Never', volumes: [{ name: 'state', hostPath: { path: hostState, type } }],
         containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', command], volumeMounts: [{ name: 'state', mountPath: '/state-rayjob' }] }] },
