@@ -113,53 +113,66 @@ export const HeadServiceSchema = ServiceSchema.partial({ metadata: true }).meta(
   'x-rayjob-crd': { kubernetes: 'io.k8s.api.core.v1.Service' },
 });
 
+// Field descriptions are ours (kubectl explain shows them); none is copied from KubeRay or Kubernetes.
+const RAY_RESOURCES = 'Ray resources these nodes advertise, overriding what Ray detects from the container.';
+const RAY_LABELS = 'Ray node labels of these nodes.';
+const RAY_START_PARAMS = 'Options for `ray start` on these Pods, by name without leading dashes.';
+
 export const HeadGroupSpecSchema = z.looseObject({
-  template: PodTemplateSpecSchema,
-  headService: HeadServiceSchema.optional(),
-  enableIngress: z.boolean().optional(),
-  ingressOptions: IngressOptionsSchema.optional(),
-  resources: stringMap().optional(),
-  labels: stringMap().optional(),
-  rayStartParams: stringMap().optional(),
-  serviceType: z.string().optional(),
+  template: PodTemplateSpecSchema.describe('Pod template of the head; its first container runs the Ray head.'),
+  headService: HeadServiceSchema.optional().describe('A Service to create as the head Service instead of the generated one.'),
+  enableIngress: z.boolean().optional().describe('Create an Ingress to the head\'s dashboard.'),
+  ingressOptions: IngressOptionsSchema.optional().describe('Host, path and TLS of that Ingress.'),
+  resources: stringMap().optional().describe(RAY_RESOURCES),
+  labels: stringMap().optional().describe(RAY_LABELS),
+  rayStartParams: stringMap().optional().describe(RAY_START_PARAMS),
+  serviceType: z.string().optional().describe('Type of the head Service: ClusterIP, NodePort or LoadBalancer.'),
 });
 export type HeadGroupSpec = z.infer<typeof HeadGroupSpecSchema>;
 
 export const WorkerGroupSpecSchema = z
   .looseObject({
-    suspend: z.boolean().optional(),
-    groupName: z.string(),
-    replicas: int32().default(0),
-    minReplicas: int32().default(0),
-    maxReplicas: int32().default(2147483647),
-    idleTimeoutSeconds: int32().optional(),
+    suspend: z.boolean().optional().describe('While true, the group has no Pods.'),
+    groupName: z.string().describe('Name of the group, unique within the cluster (the ray.io/group label of its Pods).'),
+    replicas: int32().default(0).describe('How many replicas the group should have, kept between minReplicas and maxReplicas.'),
+    minReplicas: int32().default(0).describe('The fewest replicas the autoscaler keeps.'),
+    maxReplicas: int32().default(2147483647).describe('The most replicas the autoscaler creates.'),
+    idleTimeoutSeconds: int32().optional().describe('Seconds a worker may stay idle before the autoscaler (v2) removes it.'),
     priority: int32().default(0),
-    resources: stringMap().optional(),
-    labels: stringMap().optional(),
-    rayStartParams: stringMap().optional(),
-    template: PodTemplateSpecSchema,
-    scaleStrategy: z.looseObject({ workersToDelete: z.array(z.string()).optional() }).optional(),
-    numOfHosts: int32().default(1),
+    resources: stringMap().optional().describe(RAY_RESOURCES),
+    labels: stringMap().optional().describe(RAY_LABELS),
+    rayStartParams: stringMap().optional().describe(RAY_START_PARAMS),
+    template: PodTemplateSpecSchema.describe('Pod template of the group\'s workers; its first container runs Ray.'),
+    scaleStrategy: z
+      .looseObject({ workersToDelete: z.array(z.string()).optional() })
+      .optional()
+      .describe('workersToDelete: names of worker Pods to remove, written by the autoscaler.'),
+    numOfHosts: int32().default(1).describe('Pods per replica (one multi-host replica, e.g. a TPU slice, spans several).'),
   })
   // KubeRay's CRD lists min/maxReplicas as required although both have defaults; the schema says the same.
   .meta({ 'x-rayjob-crd': { required: ['minReplicas', 'maxReplicas'] } });
 export type WorkerGroupSpec = z.infer<typeof WorkerGroupSpecSchema>;
 
 export const RayClusterSpecSchema = z.looseObject({
-  upgradeStrategy: z.looseObject({ type: z.enum(UPGRADE_STRATEGY_TYPES).optional() }).optional(),
-  authOptions: AuthOptionsSchema.optional(),
-  suspend: z.boolean().optional(),
-  managedBy: ManagedBySchema.optional(),
-  autoscalerOptions: AutoscalerOptionsSchema.optional(),
-  headServiceAnnotations: stringMap().optional(),
-  enableInTreeAutoscaling: z.boolean().optional(),
-  gcsFaultToleranceOptions: GcsFaultToleranceOptionsSchema.optional(),
-  historyServerOptions: HistoryServerOptionsSchema.optional(),
-  networkPolicy: NetworkPolicyConfigSchema.optional(),
-  tlsOptions: z.looseObject({ enabled: z.boolean().optional() }).optional(),
-  headGroupSpec: HeadGroupSpecSchema,
-  rayVersion: z.string().optional(),
-  workerGroupSpecs: z.array(WorkerGroupSpecSchema).optional(),
+  upgradeStrategy: z
+    .looseObject({ type: z.enum(UPGRADE_STRATEGY_TYPES).optional() })
+    .optional()
+    .describe('What a changed pod template does to running Pods: Recreate replaces them, None leaves them.'),
+  authOptions: AuthOptionsSchema.optional().describe('Authentication of the Ray dashboard and APIs (mode token: clients present a token kept in a Secret).'),
+  suspend: z.boolean().optional().describe('While true, the cluster has no Pods; set back to false to create them again.'),
+  managedBy: ManagedBySchema.optional().describe('The controller in charge of this RayCluster; unset means ray.io/kuberay-operator. Cannot change after creation.'),
+  autoscalerOptions: AutoscalerOptionsSchema.optional().describe('The autoscaler container added to the head Pod when enableInTreeAutoscaling is true.'),
+  headServiceAnnotations: stringMap().optional().describe('Annotations of the head Service.'),
+  enableInTreeAutoscaling: z.boolean().optional().describe('Run the Ray autoscaler beside the head, scaling each worker group between its bounds.'),
+  gcsFaultToleranceOptions: GcsFaultToleranceOptionsSchema.optional().describe(
+    'Keep the head\'s GCS state in Redis or on a volume, so a restarted head finds the cluster again.',
+  ),
+  historyServerOptions: HistoryServerOptionsSchema.optional().describe('A collector container that ships logs and events to the Ray history server.'),
+  networkPolicy: NetworkPolicyConfigSchema.optional().describe('NetworkPolicies for the cluster\'s Pods: the default denial and extra rules per node type or group.'),
+  tlsOptions: z.looseObject({ enabled: z.boolean().optional() }).optional().describe('Mutual TLS between the cluster\'s Ray processes.'),
+  headGroupSpec: HeadGroupSpecSchema.describe('The head Pod and its Service.'),
+  rayVersion: z.string().optional().describe('The Ray version the images run.'),
+  workerGroupSpecs: z.array(WorkerGroupSpecSchema).optional().describe('Groups of worker Pods, each with its own template and replica bounds.'),
 });
 export type RayClusterSpec = z.infer<typeof RayClusterSpecSchema>;
 export type RayClusterSpecInput = z.input<typeof RayClusterSpecSchema>;

@@ -140,9 +140,11 @@ describe('RayJob CRD schema details', () => {
     expect(shape).toEqual(expected);
   });
 
-  it('describes every spec field in our own words, and nothing inside Kubernetes types', () => {
-    const spec = node(rayJob, 'spec').properties as Record<string, OpenApiSchema>;
-    expect(Object.entries(spec).filter(([, field]) => typeof field.description !== 'string' || field.description.length < 15).map(([name]) => name)).toEqual([]);
+  it('describes every RayJob and RayCluster spec field in our own words, and nothing inside Kubernetes types', () => {
+    for (const path of ['spec', 'spec.rayClusterSpec']) {
+      const spec = node(rayJob, path).properties as Record<string, OpenApiSchema>;
+      expect(Object.entries(spec).filter(([, field]) => typeof field.description !== 'string' || field.description.length < 15).map(([name]) => name)).toEqual([]);
+    }
     const { description: _own, ...template } = node(rayJob, 'spec.submitterPodTemplate');
     expect(JSON.stringify(template)).not.toContain('"description"');
   });
