@@ -13,6 +13,7 @@ const benches = [
   ['core: issue 8 invariants over >= 100,000 generated decisions', 'packages/core/bench/decision-sequences.bench.ts', []],
   ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.ts', ['--expose-gc']],
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
+  ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

@@ -1,0 +1,214 @@
+// Benchmark (not a test) of the operator on the sandbox, each number beside an anchor measured in the same run:
+//   1. detection lag: Ray's end_time of a job -> the RayJob's terminal status seen by a watch, p50/p99, in
+//      K8sJobMode and HTTPMode; anchor: a simulated KubeRay 3 s poller (GET /api/jobs/<id> every 3 s, random
+//      phase) run on the same jobs at the same time, its lag measured against the same end_time;
+//   2. API requests per RayJob lifecycle by verb/resource (a counting proxy between the operator and the API
+//      server), with no-op writes flagged (an update/patch after which the object is unchanged but for its
+//      resourceVersion); anchor: the minimum writes the lifecycle needs (listed in the output);
+//   3. dashboard requests per running job per minute over a steady window (counting proxies between the operator
+//      and each head pod, reached through a wrapped cluster-DNS lookup); anchor: the simulated 3 s poller on the
+//      same jobs over the same window (KubeRay: 20/min).
+// The operator runs in this process with every registered controller (our RayCluster controller turns clusters
+// into pods); the kubelet runs Ray heads as the Ray emulator and submitters as our submitter, as real processes.
+// Probe timings are scaled by 0.2 (KubeRay's readiness delays), which only shortens cluster start-up.
+//   node apps/operator/bench/lifecycle.ts [--jobs 12] [--concurrency 4] [--running 3] [--window 60]
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLogger } from '@rayjob/kube-runtime';
+import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
+import { loadConfig } from '../src/config/config.ts';
+import { RAY_CRDS, sandboxImages } from '../src/dev/sandbox-images.ts';
+import { startOperator } from '../src/operator.ts';
+import { analyse } from './support/api-writes.ts';
+import { startCountingProxy } from './support/counting-proxy.ts';
+import { createDashboardProxies } from './support/dashboard-proxies.ts';
+import { startKubeRayPoller, type Poller } from './support/kuberay-poller.ts';
+import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
+import { ms, percentile, ratio, table } from './support/stats.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '12' },
+    concurrency: { type: 'string', default: '4' },
+    running: { type: 'string', default: '3' },
+    window: { type: 'string', default: '60' },
+  },
+});
+const JOBS = Number(opts.jobs);
+const CONCURRENCY = Number(opts.concurrency);
+const RUNNING = Number(opts.running);
+const WINDOW_S = Number(opts.window);
+const RAY_IMAGE = 'rayproject/ray:2.58.0';
+const MODES = ['K8sJobMode', 'HTTPMode'] as const;
+const started = Date.now();
+
+const sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages(), node: { timing: { probeTimeScale: 0.2 } } });
+const node = sandbox.node;
+if (!node) throw new Error('the sandbox has no node');
+const target = new URL(sandbox.url);
+const apiProxy = await startCountingProxy({
+  target: { host: target.hostname, port: Number(target.port) },
+  // The object as it was just before an update/patch, read straight from the API server (for no-op detection).
+  beforeWrite: async (_method, path) => {
+    const objectPath = path.split('?')[0]?.replace(/\/status$/, '') ?? path;
+    const res = await fetch(`${sandbox.url}${objectPath}`);
+    return res.ok ? await res.json() : undefined;
+  },
+});
+const kubeconfig = join(sandbox.dir, 'bench-operator-kubeconfig');
+await writeFile(kubeconfig, kubeconfigYaml(apiProxy.url), { mode: 0o600 });
+const dashboards = createDashboardProxies(node.lookup);
+const loaded = loadConfig(['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--kubeconfig', kubeconfig], {});
+if (loaded.ok !== true) throw new Error(`bad operator flags: ${JSON.stringify(loaded)}`);
+const operator = await startOperator({ config: loaded.config, dashboardLookup: dashboards.lookup, logger: createLogger({ level: process.env.OPERATOR_BENCH_LOG ?? 'silent' }) });
+const watch = watchRayJobs(sandbox.url);
+
+const manifest = (name: string, mode: string, entrypoint: string): Json => ({
+  apiVersion: 'ray.io/v1',
+  kind: 'RayJob',
+  metadata: { name, namespace: 'default' },
+  spec: {
+    submissionMode: mode,
+    entrypoint,
+    shutdownAfterJobFinishes: true,
+    // Keeps the cluster 5 s after the end so the simulated poller can still reach it (KubeRay's default is 0).
+    ttlSecondsAfterFinished: 5,
+    rayClusterSpec: {
+      rayVersion: '2.58.0',
+      headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: RAY_IMAGE, ports: [{ name: 'dashboard', containerPort: 8265 }] }] } } },
+    },
+  },
+});
+
+async function direct(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${sandbox.url}${path}`, { method, ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Json) : undefined };
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const isTerminal = (j: Json): boolean => ['Complete', 'Failed'].includes(j.status?.jobDeploymentStatus);
+const runningWithJob = (j: Json): boolean => j.status?.jobDeploymentStatus === 'Running' && Boolean(j.status?.jobId) && Boolean(j.status?.dashboardURL);
+
+interface Lifecycle { ours?: number; kuberay?: number; status: string }
+
+/** One RayJob from create to its cluster deleted by the operator, with the simulated poller beside it. */
+async function lifecycle(name: string, mode: string): Promise<Lifecycle> {
+  const created = await direct('POST', '/apis/ray.io/v1/namespaces/default/rayjobs', manifest(name, mode, 'sleep 2; echo done'));
+  if (created.status !== 201) throw new Error(`create ${name}: ${created.status} ${JSON.stringify(created.body)}`);
+  const running = await watch.until(name, 'Running with a jobId', (j) => runningWithJob(j) || isTerminal(j), 180_000);
+  const poller: Poller | undefined = runningWithJob(running) ? startKubeRayPoller(running.status.dashboardURL, running.status.jobId, node!.lookup) : undefined;
+  const done = await watch.until(name, 'terminal', isTerminal, 180_000);
+  const polled = poller ? await Promise.race([poller.done, new Promise<undefined>((r) => setTimeout(() => r(undefined), 20_000))]) : undefined;
+  poller?.stop();
+  const ourSeen = watch.seenAt(name, done.status.jobDeploymentStatus);
+  const end = polled?.endTime;
+  const cluster = done.status.rayClusterName as string;
+  await until(`the operator to delete RayCluster ${cluster}`, async () => (await direct('GET', `/apis/ray.io/v1/namespaces/default/rayclusters/${cluster}`)).status === 404, 60_000);
+  await direct('DELETE', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`);
+  return {
+    status: `${done.status.jobDeploymentStatus}/${done.status.jobStatus}`,
+    ...(end !== undefined && ourSeen !== undefined && { ours: ourSeen - end }),
+    ...(end !== undefined && polled?.seenAt !== undefined && { kuberay: polled.seenAt - end }),
+  };
+}
+
+async function pool<T>(count: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await run(i);
+    }
+  }));
+  return out;
+}
+
+console.log(`operator lifecycle bench: ${JOBS} RayJobs per mode (${CONCURRENCY} at a time), steady window ${WINDOW_S} s over ${RUNNING} running jobs per mode`);
+console.log('note: numbers on a shared, loaded 2-core machine vary run to run; compare each to the anchor beside it.\n');
+
+const writeReports: Array<{ mode: string; analysis: ReturnType<typeof analyse> }> = [];
+const lagRows: string[][] = [['mode', 'jobs', 'ours p50', 'ours p99', 'KubeRay 3 s poll p50', 'p99', 'ours/anchor p50', 'p99']];
+for (const mode of MODES) {
+  const mark = apiProxy.requests.length;
+  const prefix = mode === 'K8sJobMode' ? 'k8s' : 'http';
+  const results = await pool(JOBS, CONCURRENCY, (i) => lifecycle(`${prefix}-${String(i).padStart(3, '0')}`, mode));
+  const bad = results.filter((r) => r.status !== 'Complete/SUCCEEDED');
+  if (bad.length) console.log(`${mode}: ${bad.length} job(s) did not complete: ${bad.map((b) => b.status).join(', ')}`);
+  const ours = results.flatMap((r) => (r.ours === undefined ? [] : [r.ours]));
+  const anchor = results.flatMap((r) => (r.kuberay === undefined ? [] : [r.kuberay]));
+  lagRows.push([mode, `${ours.length}/${JOBS}`, ms(percentile(ours, 50)), ms(percentile(ours, 99)), ms(percentile(anchor, 50)), ms(percentile(anchor, 99)), ratio(percentile(ours, 50), percentile(anchor, 50)), ratio(percentile(ours, 99), percentile(anchor, 99))]);
+  writeReports.push({ mode, analysis: analyse(apiProxy.requests.slice(mark)) });
+}
+
+console.log('1. detection lag: Ray end_time -> RayJob terminal status (a watch on the API server sees it)');
+table(lagRows);
+
+console.log(`\n2. API requests per RayJob lifecycle (operator -> API server, through a counting proxy; ${JOBS} lifecycles per mode)`);
+for (const { mode, analysis } of writeReports) {
+  const per = (n: number): string => (n / JOBS).toFixed(2);
+  console.log(`${mode}: writes ${per(analysis.writes)} per RayJob (failed ${per(analysis.failed)}), reads ${per(analysis.reads)}, no-op writes ${per(analysis.noOps.length)}`);
+  table([['  verb resource', 'per RayJob'], ...[...analysis.byKind].sort().map(([k, n]) => [`  ${k}`, per(n)])]);
+  console.log('  updates/patches by what they changed (per RayJob):');
+  table([...analysis.changes].sort().map(([k, n]) => [`    ${k}`, per(n)]));
+  if (analysis.failures.size) console.log(`  failed writes (total): ${[...analysis.failures].map(([k, n]) => `${k} x${n}`).join('; ')}`);
+  for (const n of analysis.noOps.slice(0, 3)) console.log(`  NO-OP WRITE: ${n.kind} ${n.path.split('?')[0]} body ${n.body.slice(0, 200)}`);
+}
+console.log(`anchor (minimum writes of one lifecycle, shutdownAfterJobFinishes):
+  RayJob controller: create rayclusters 1, create jobs 1 (K8sJobMode only), update rayjobs/status 3
+    (Initializing; Running; Complete with endTime), delete rayclusters 1  => K8sJobMode 6, HTTPMode 5
+  RayCluster controller: create pods 1 (head), create services 1 (head svc), update rayclusters/status 1 (ready) => 3
+  events (create events): one per KubeRay event reason emitted; not counted in the minimum`);
+
+// 3. steady window: long jobs, both modes at once.
+const steady = MODES.flatMap((mode) => Array.from({ length: RUNNING }, (_, i) => ({ mode, name: `steady-${mode === 'K8sJobMode' ? 'k8s' : 'http'}-${i}` })));
+for (const s of steady) {
+  const r = await direct('POST', '/apis/ray.io/v1/namespaces/default/rayjobs', manifest(s.name, s.mode, 'sleep 100000'));
+  if (r.status !== 201) throw new Error(`create ${s.name}: ${r.status}`);
+}
+const runningJobs = await Promise.all(steady.map((s) => watch.until(s.name, 'Running with a jobId', runningWithJob, 240_000)));
+// Let start-up traffic (submission, first status reads, tail opens) settle before the window opens.
+await new Promise((r) => setTimeout(r, 10_000));
+const clusters = (await direct('GET', '/apis/ray.io/v1/namespaces/default/rayclusters')).body.items as Json[];
+const ipOf = new Map(clusters.map((c) => [c.metadata.name as string, c.status?.head?.podIP as string | undefined]));
+const countFor = (ip: string | undefined): number => (ip ? dashboards.byTarget.get(ip)?.requests.length ?? 0 : 0);
+const before = runningJobs.map((j) => countFor(ipOf.get(j.status.rayClusterName)));
+const pollers = runningJobs.map((j) => startKubeRayPoller(j.status.dashboardURL, j.status.jobId, node.lookup));
+const windowStart = Date.now();
+await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
+const minutes = (Date.now() - windowStart) / 60_000;
+for (const p of pollers) p.stop();
+const dashRows: string[][] = [['mode', 'jobs', 'ours /job/min', 'KubeRay 3 s poll /job/min', 'ours/anchor', 'goal']];
+for (const mode of MODES) {
+  const idx = steady.flatMap((s, i) => (s.mode === mode ? [i] : []));
+  const ours = idx.reduce((n, i) => n + countFor(ipOf.get(runningJobs[i].status.rayClusterName)) - (before[i] ?? 0), 0) / idx.length / minutes;
+  const anchor = idx.reduce((n, i) => n + (pollers[i]?.result.requests ?? 0), 0) / idx.length / minutes;
+  dashRows.push([mode, String(idx.length), ours.toFixed(2), anchor.toFixed(2), ratio(ours, anchor), '<= 2']);
+}
+console.log(`\n3. dashboard requests per running job per minute (operator -> head pod through counting proxies; window ${(minutes * 60).toFixed(0)} s; a WebSocket log tail opened counts as 1)`);
+table(dashRows);
+const windowPaths = new Map<string, number>();
+for (const p of dashboards.byTarget.values()) {
+  for (const r of p.requests) {
+    if (r.at < windowStart) continue;
+    const key = `${r.upgrade ? 'WS ' : ''}${r.method} ${r.path.split('?')[0]?.replace(/\/api\/jobs\/[^/]+/, '/api/jobs/<id>')}`;
+    windowPaths.set(key, (windowPaths.get(key) ?? 0) + 1);
+  }
+}
+console.log(`  operator dashboard requests in the window by route (all ${steady.length} jobs): ${[...windowPaths].map(([k, n]) => `${k} x${n}`).join('; ') || 'none'}`);
+
+watch.stop();
+await operator.stop();
+await dashboards.stop();
+await apiProxy.stop();
+await sandbox.stop();
+console.log(`\nbench took ${((Date.now() - started) / 1000).toFixed(0)} s`);

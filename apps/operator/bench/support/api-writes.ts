@@ -1,0 +1,100 @@
+// Bench-only: turns the API requests a counting proxy saw into counts by verb and resource, and finds no-op
+// writes (an update or patch after which the object is the same as before, resourceVersion aside).
+import { isDeepStrictEqual } from 'node:util';
+import type { ProxiedRequest } from './counting-proxy.ts';
+
+export interface Classified {
+  verb: string;
+  resource: string;
+}
+
+/** `/apis/ray.io/v1/namespaces/ns/rayjobs/x/status` -> { verb: 'update', resource: 'rayjobs/status' }. */
+export function classify(r: Pick<ProxiedRequest, 'method' | 'path'>): Classified {
+  const [pathname = '', query = ''] = r.path.split('?');
+  const parts = pathname.split('/').filter(Boolean);
+  let i = parts[0] === 'api' ? 2 : 3;
+  if (parts[i] === 'namespaces' && parts.length > i + 2) i += 2;
+  const resource = parts[i] ?? pathname;
+  const named = parts.length > i + 1;
+  const sub = parts[i + 2];
+  const full = sub ? `${resource}/${sub}` : resource;
+  const verbs: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: named ? 'delete' : 'deletecollection' };
+  const verb = r.method === 'GET' ? (/(^|&)watch=(true|1)/.test(query) ? 'watch' : named ? 'get' : 'list') : (verbs[r.method] ?? r.method.toLowerCase());
+  return { verb, resource: full };
+}
+
+export const isWrite = (verb: string): boolean => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(verb);
+
+type Obj = Record<string, unknown>;
+
+/** The object minus what every write changes (resourceVersion) or what is bookkeeping (managedFields). */
+function comparable(o: unknown): unknown {
+  if (!o || typeof o !== 'object') return o;
+  const copy = structuredClone(o) as Obj;
+  const meta = copy.metadata as Obj | undefined;
+  if (meta) {
+    delete meta.resourceVersion;
+    delete meta.managedFields;
+  }
+  return copy;
+}
+
+/** Dotted paths (2 levels deep) whose value differs between two objects. */
+export function changedPaths(a: unknown, b: unknown, prefix = '', depth = 0): string[] {
+  if (isDeepStrictEqual(a, b)) return [];
+  if (depth >= 2 || !a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return [prefix || '(root)'];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => changedPaths((a as Obj)[k], (b as Obj)[k], prefix ? `${prefix}.${k}` : k, depth + 1));
+}
+
+export interface WriteAnalysis {
+  /** `verb resource` -> count. */
+  byKind: Map<string, number>;
+  writes: number;
+  reads: number;
+  /** Updates/patches that changed nothing (and the kind of each). */
+  noOps: Array<{ kind: string; path: string; body: string }>;
+  /** Updates/patches by the fields they changed (e.g. "rayjobs/status: status.jobStatus,status.startTime"). */
+  changes: Map<string, number>;
+  failed: number;
+  /** Failed writes by `verb resource status`. */
+  failures: Map<string, number>;
+}
+
+export function analyse(requests: ProxiedRequest[]): WriteAnalysis {
+  const byKind = new Map<string, number>();
+  const changes = new Map<string, number>();
+  const noOps: WriteAnalysis['noOps'] = [];
+  const failures = new Map<string, number>();
+  let writes = 0;
+  let reads = 0;
+  let failed = 0;
+  for (const r of requests) {
+    const { verb, resource } = classify(r);
+    const kind = `${verb} ${resource}`;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    if (!isWrite(verb)) {
+      reads++;
+      continue;
+    }
+    writes++;
+    if (r.status >= 300) {
+      failed++;
+      const f = `${kind} ${r.status}`;
+      failures.set(f, (failures.get(f) ?? 0) + 1);
+    }
+    if ((verb === 'update' || verb === 'patch') && r.status < 300 && r.before !== undefined && r.response) {
+      let after: unknown;
+      try {
+        after = JSON.parse(r.response);
+      } catch {
+        continue;
+      }
+      const paths = changedPaths(comparable(r.before), comparable(after));
+      if (paths.length === 0) noOps.push({ kind, path: r.path, body: r.body ?? '' });
+      const key = `${kind}: ${paths.length ? paths.join(',') : '(nothing)'}`;
+      changes.set(key, (changes.get(key) ?? 0) + 1);
+    }
+  }
+  return { byKind, writes, reads, noOps, changes, failed, failures };
+}
