@@ -84,6 +84,12 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
       while (pending[0] && o.deploymentStatus === 'Running' && (o.progress >= pending[0].atStep || Date.now() - stalledSince > 15_000)) {
         const next = pending.shift();
         if (!next) break;
+        // A fault is meant for a running job; one whose job already printed its last step would race the
+        // operator's own observation of the end (the schedule's point, not the rules, would be tested).
+        if (o.progressOf > 0 && o.progress >= o.progressOf) {
+          note(`fault ${describeFault(next.fault)} skipped: the job already finished its steps`);
+          continue;
+        }
         note(`fault ${describeFault(next.fault)} at step ${o.progress}`);
         if (next.fault.kind === 'job' && next.fault.fault === 'killDashboardAgent') record.agentKilled = true;
         await fire(ctx, next.fault, o, namespace, name).catch((error: unknown) => note(`fault not applied: ${(error as Error).message}`));

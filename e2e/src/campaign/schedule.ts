@@ -41,11 +41,11 @@ export function planSeed(seed: number, options: { operatorRestarts?: boolean } =
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const mode = pick(modes);
-  const steps = 6 + Math.floor(random() * 10);
+  const steps = 12 + Math.floor(random() * 14);
   const shape: RayJobShape = {
     mode: mode as Exclude<SubmissionMode, 'InteractiveMode'>,
     steps,
-    stepSeconds: 0.4,
+    stepSeconds: 0.5,
     ...(random() < 0.2 && { exitCode: 1 }),
     ...(random() < 0.3 && { shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0 }),
     ...(mode === 'K8sJobMode' && { submitterBackoffLimit: Math.floor(random() * 3) }),
@@ -54,7 +54,8 @@ export function planSeed(seed: number, options: { operatorRestarts?: boolean } =
   const count = Math.floor(random() * 4);
   for (let i = 0; i < count; i += 1) {
     const r = random();
-    const atStep = 1 + Math.floor(random() * (steps - 1));
+    // Faults land while the job runs (its first steps to a few steps before its end).
+    const atStep = 1 + Math.floor(random() * (steps - 4));
     if (r < 0.55) faults.push({ atStep, fault: { kind: 'job', fault: pick(jobFaults) } });
     else if (r < 0.9 || !options.operatorRestarts) faults.push({ atStep, fault: { kind: 'api', fault: pick(apiFaults) } });
     else faults.push({ atStep, fault: { kind: 'operator', fault: 'restart' } });
