@@ -15,7 +15,7 @@ afterAll(async () => {
 const SUFFIX = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 const ownerRefTo = (rayJob: Json) => ({ apiVersion: 'ray.io/v1', kind: 'RayJob', name: rayJob.metadata.name, uid: rayJob.metadata.uid, controller: true, blockOwnerDeletion: true });
 
-describe('K8sJobMode', { timeout: 90_000 }, () => {
+describe('K8sJobMode', { timeout: 150_000 }, () => {
   it('runs to Complete/SUCCEEDED; cluster, submitter Job and head Service are as KubeRay builds them; shutdown deletes the cluster, keeps the Job', async () => {
     await createRayJob(env.url, rayJobManifest('k8s-ok', { shutdownAfterJobFinishes: true, metadata: { team: 'a' } }));
     const done = await waitForDeployment(env.url, 'k8s-ok', 'Complete');

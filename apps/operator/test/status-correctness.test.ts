@@ -2,6 +2,7 @@
 // a submitter's death is not evidence about a RUNNING job (C1), a deleted submitter Job is recreated and
 // re-attaches (C19), an operator restart mid-job reports the real result (C20), and activeDeadlineSeconds fails
 // the RayJob and stops the Ray job (C15, addition C).
+import { messages } from '@rayjob/core';
 import { createRayClient } from '@rayjob/ray-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
@@ -15,7 +16,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const untilJobStatus = (name: string, want: string, ms = 40_000): Promise<Json> =>
+const untilJobStatus = (name: string, want: string, ms = 75_000): Promise<Json> =>
   eventually(`RayJob ${name} jobStatus ${want}`, async () => {
     const j = await getRayJob(env.url, name);
     return j?.status?.jobStatus === want ? j : undefined;
@@ -24,7 +25,7 @@ const untilJobStatus = (name: string, want: string, ms = 40_000): Promise<Json> 
 const submitterPods = async (name: string): Promise<Json[]> =>
   (await api(env.url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=job-name%3D${name}`)).body.items;
 
-describe('status correctness', { timeout: 90_000 }, () => {
+describe('status correctness', { timeout: 150_000 }, () => {
   it('C1: the submitter pod deleted mid-job (backoffLimit 0) -> stays Running -> Complete/SUCCEEDED', async () => {
     await createRayJob(env.url, rayJobManifest('c1', { entrypoint: 'sleep 8; echo finished', submitterConfig: { backoffLimit: 0 } }));
     await untilJobStatus('c1', 'RUNNING');
@@ -80,13 +81,24 @@ describe('status correctness', { timeout: 90_000 }, () => {
   });
 
   it('C15: activeDeadlineSeconds passes -> Failed/DeadlineExceeded, and the Ray job is stopped', async () => {
-    await createRayJob(env.url, rayJobManifest('c15', { entrypoint: 'sleep 120', activeDeadlineSeconds: 25 }));
-    await untilJobStatus('c15', 'RUNNING');
-    const failed = await waitForDeployment(env.url, 'c15', 'Failed', 40_000);
+    // 45 s: long enough for the job to be running on a loaded 2-core machine, so there is a live job to stop.
+    await createRayJob(env.url, rayJobManifest('c15', { entrypoint: 'sleep 120', activeDeadlineSeconds: 45 }));
+    const failed = await waitForDeployment(env.url, 'c15', 'Failed', 90_000);
     expect(failed.status.reason).toBe('DeadlineExceeded');
-    expect(failed.status.message).toMatch(/^The RayJob has passed the activeDeadlineSeconds\. StartTime: .* ActiveDeadlineSeconds: 25$/);
+    expect(failed.status.message).toMatch(/^The RayJob has passed the activeDeadlineSeconds\. StartTime: .* ActiveDeadlineSeconds: 45$/);
     // Addition C: the Ray job does not run on under a terminal RayJob; its final status is recorded.
     const stopped = await untilJobStatus('c15', 'STOPPED', 30_000);
     expect(stopped.status.jobDeploymentStatus).toBe('Failed');
   });
+  it('C6: the head pod force-deleted mid-job (K8sJobMode) -> Failed/AppFailed: the job was lost with its head', async () => {
+    await createRayJob(env.url, rayJobManifest('c6', { entrypoint: 'sleep 120', submitterConfig: { backoffLimit: 0 } }));
+    const running = await untilJobStatus('c6', 'RUNNING');
+    const head = env.standIn.heads.get(running.status.rayClusterName);
+    await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${head}?gracePeriodSeconds=0`);
+    // A new head (K8sJobMode heads are recreated) knows no jobs: a job seen RUNNING and now unknown was lost with
+    // its head (core's addition H wording; KubeRay says "Submitter completed but Ray job not found in RayCluster.").
+    const failed = await waitForDeployment(env.url, 'c6', 'Failed', 75_000);
+    expect(failed.status).toMatchObject({ reason: 'AppFailed', message: messages.headLost(running.status.jobId, 'RUNNING') });
+  });
+
 });

@@ -16,7 +16,7 @@ afterAll(async () => {
 const clusterOf = async (rayJob: Json): Promise<Json> =>
   (await api(env.url, 'GET', `/apis/ray.io/v1/namespaces/default/rayclusters/${rayJob.status.rayClusterName}`)).body;
 
-describe('SidecarMode', { timeout: 90_000 }, () => {
+describe('SidecarMode', { timeout: 150_000 }, () => {
   it('the submitter runs beside the head; a job that ends before the head is seen ready still completes', async () => {
     await createRayJob(env.url, rayJobManifest('side-ok', { submissionMode: 'SidecarMode', entrypoint: 'echo quick' }));
     const running = await eventually('the cluster name', async () => {
@@ -53,7 +53,7 @@ describe('SidecarMode', { timeout: 90_000 }, () => {
   });
 });
 
-describe('HTTPMode', { timeout: 90_000 }, () => {
+describe('HTTPMode', { timeout: 150_000 }, () => {
   it('the operator submits; no submitter Job; the log tail brings the end without 3 s polling', async () => {
     await createRayJob(env.url, rayJobManifest('http-ok', { submissionMode: 'HTTPMode', entrypoint: 'sleep 4; echo done', runtimeEnvYAML: 'env_vars:\n  A: "1"\n' }));
     const running = await waitForDeployment(env.url, 'http-ok', 'Running', 60_000);
@@ -69,7 +69,7 @@ describe('HTTPMode', { timeout: 90_000 }, () => {
   });
 });
 
-describe('InteractiveMode', { timeout: 90_000 }, () => {
+describe('InteractiveMode', { timeout: 150_000 }, () => {
   it('Waiting until the user sets spec.jobId; then Running -> Complete', async () => {
     await createRayJob(env.url, rayJobManifest('inter', { submissionMode: 'InteractiveMode', entrypoint: undefined }));
     const waiting = await waitForDeployment(env.url, 'inter', 'Waiting', 60_000);

@@ -114,7 +114,7 @@ export async function createRayJob(url: string, manifest: Json): Promise<Json> {
 export const getRayJob = async (url: string, name: string): Promise<Json> => (await api(url, 'GET', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).body;
 
 /** Waits for the RayJob's deployment status, failing fast when it lands in another terminal one. */
-export async function waitForDeployment(url: string, name: string, want: string, ms = 40_000): Promise<Json> {
+export async function waitForDeployment(url: string, name: string, want: string, ms = 60_000): Promise<Json> {
   return eventually(`RayJob ${name} to be ${want}`, async () => {
     const job = await getRayJob(url, name);
     const got = job?.status?.jobDeploymentStatus;

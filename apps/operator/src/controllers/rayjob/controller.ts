@@ -112,6 +112,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
     async close() {
       await followers.stopAll();
       await dashboards.close();
+      await writer.flush();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { EventSpec, ObjectMeta, RayJob } from '@rayjob/core';
-import { resources, type KubeClient, type KubeObject as RuntimeObject, type KubeResult as RuntimeResult, type ResourceType } from '@rayjob/kube-runtime';
+import { createEventRecorder, resources, type KubeClient, type KubeObject as RuntimeObject, type KubeResult as RuntimeResult, type ResourceType } from '@rayjob/kube-runtime';
 
 /** Any Kubernetes object as JSON (timestamps as strings, as the API server sends them and core reads them). */
 export interface KubernetesObject {
@@ -29,6 +29,8 @@ export interface KubeWriter {
   replaceRayJobStatus(rayJob: RayJob): Promise<KubeResult<RayJob>>;
   /** An events.k8s.io/v1 Event about the object (KubeRay's recorder: reason, action, note). */
   recordEvent(regarding: KubernetesObject, event: EventSpec): Promise<void>;
+  /** Resolves once every recorded event has been written (or given up on). */
+  flush(): Promise<void>;
   /** One key of a Secret, or undefined when the Secret or key is missing. */
   readSecretKey(namespace: string, name: string, key: string): Promise<string | undefined>;
 }
@@ -54,6 +56,7 @@ function mapped<T>(r: RuntimeResult<T>): KubeResult<T> {
 /** The writer over @rayjob/kube-runtime's REST client (which already honours Retry-After on 429 and 5xx). */
 export function createKubeWriter(client: KubeClient, controllerName: string, instance: string): KubeWriter {
   const options = { fieldManager: controllerName };
+  const recorder = createEventRecorder({ client, component: controllerName, instance });
   return {
     create: async <T extends KubernetesObject>(obj: T) => mapped(await client.create<T & RuntimeObject>(typeOf(obj.apiVersion, obj.kind), obj, undefined, options)),
     read: async <T extends KubernetesObject>(ref: ObjectRef) => mapped(await client.get<T & RuntimeObject>(typeOf(ref.apiVersion, ref.kind), { namespace: ref.namespace, name: ref.name })),
@@ -66,31 +69,12 @@ export function createKubeWriter(client: KubeClient, controllerName: string, ins
     },
     replaceRayJobStatus: async (rayJob) => mapped(await client.replaceStatus(resources.rayJobs, { apiVersion: 'ray.io/v1', kind: 'RayJob', ...rayJob } as RayJob & RuntimeObject, options)),
     async recordEvent(regarding, event) {
-      const ns = regarding.metadata.namespace ?? 'default';
-      const now = new Date();
-      const body = {
-        apiVersion: 'events.k8s.io/v1',
-        kind: 'Event',
-        metadata: { namespace: ns, name: `${regarding.metadata.name ?? 'object'}.${now.getTime().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}` },
-        eventTime: now.toISOString().replace(/Z$/, '000Z'), // MicroTime
-        reportingController: controllerName,
-        reportingInstance: instance,
-        action: event.action,
-        reason: event.reason,
-        note: event.note.slice(0, 1024),
-        type: event.type,
-        regarding: {
-          apiVersion: regarding.apiVersion ?? 'ray.io/v1',
-          kind: regarding.kind ?? 'RayJob',
-          namespace: ns,
-          name: regarding.metadata.name,
-          uid: regarding.metadata.uid,
-          resourceVersion: regarding.metadata.resourceVersion,
-        },
-      };
-      // Events are best effort, as client-go's recorder: a failed event never fails a reconcile.
-      await client.create(resources.eventsV1, body);
+      // kube-runtime's recorder: written in the background, repeats counted on one Event (no event storms when
+      // a failing create is retried with backoff).
+      const withKind = { apiVersion: 'ray.io/v1', kind: 'RayJob', ...regarding } as RuntimeObject;
+      recorder.event(withKind, event.type, event.reason, event.action, event.note);
     },
+    flush: () => recorder.flush(),
     async readSecretKey(namespace, name, key) {
       const r = await client.get<RuntimeObject & { data?: Record<string, string> }>(resources.secrets, { namespace, name });
       if (!r.ok) return undefined;
