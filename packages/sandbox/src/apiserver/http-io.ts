@@ -43,6 +43,12 @@ export function sendJson(res: ServerResponse, code: number, body: unknown): void
   res.end(text);
 }
 
+/** RFC 7234 Warning headers as kube-apiserver writes them: `299 - "text"`, one header per warning. */
+export function setWarnings(res: ServerResponse, warnings: string[]): void {
+  if (warnings.length === 0) return;
+  res.setHeader('Warning', [...new Set(warnings)].map((w) => `299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`));
+}
+
 export function sendStatus(res: ServerResponse, status: StatusBody): void {
   sendJson(res, status.code, status);
 }

@@ -2,6 +2,7 @@
 // resourceVersion compare-and-swap, generation on spec change only, the status split, finalizers and
 // deletionTimestamp, graceful pod deletion. HTTP handlers and the garbage collector both call these.
 import type { KubeObject } from '../store/types.ts';
+import { pruneBuiltinUnknown } from './builtin-pruning.ts';
 import type { ApiContext } from './context.ts';
 import { invalidValue } from './field-errors.ts';
 import { timeNow } from './microtime.ts';
@@ -59,11 +60,17 @@ function normalizeBody(rt: ResourceType, raw: unknown): KubeObject {
   return body;
 }
 
-/** fieldValidation=Strict (what kubectl sends) turns dropped unknown fields into a 400, as the real server does. */
-function strictCheck(rt: ResourceType, pruned: string[] | void, fieldValidation: string | undefined): void {
-  if (fieldValidation !== 'Strict' || !pruned || pruned.length === 0) return;
-  const list = pruned.map((f) => `unknown field "${f}"`).join(', ');
-  throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: strict decoding error: ${list}`);
+/**
+ * Drops unknown fields (a built-in's by its k8s.io type, a custom resource's by its schema, while defaulting) and
+ * answers as kube-apiserver does per fieldValidation: Strict (what kubectl sends) is a 400, Ignore says nothing,
+ * Warn (the default) adds one `unknown field "path"` warning per field.
+ */
+function defaultAndCheckFields(rt: ResourceType, obj: KubeObject, fieldValidation: string | undefined, warnings: string[] | undefined): void {
+  const pruned = [...(rt.crdName ? [] : pruneBuiltinUnknown(obj as Record<string, unknown>, gvKey(rt.group, rt.version), rt.kind)), ...(rt.applyDefaults?.(obj) ?? [])];
+  if (pruned.length === 0 || fieldValidation === 'Ignore') return;
+  const list = pruned.map((f) => `unknown field "${f}"`);
+  if (fieldValidation === 'Strict') throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: strict decoding error: ${list.join(', ')}`);
+  warnings?.push(...list);
 }
 
 function validateOrThrow(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
@@ -81,6 +88,8 @@ export function createObject(
   raw: unknown,
   dryRun = false,
   fieldValidation?: string,
+  /** Collects the Warning headers the response should carry. */
+  warnings?: string[],
 ): KubeObject {
   const body = normalizeBody(rt, raw);
   decodeChecks(rt, body);
@@ -102,7 +111,7 @@ export function createObject(
   body.kind = rt.kind;
   stampCreate(body, ctx.now());
   if (rt.statusSplit && rt.crdName) delete body.status;
-  strictCheck(rt, rt.applyDefaults?.(body), fieldValidation);
+  defaultAndCheckFields(rt, body, fieldValidation, warnings);
   rt.prepareCreate?.(body);
   validateOrThrow(rt, body, undefined);
   const stored = rt.toStorage ? rt.toStorage(body) : body;
@@ -123,6 +132,8 @@ export interface ReplaceOptions {
   /** Internal writers (GC) may update without a resourceVersion even for custom resources. */
   internal?: boolean;
   fieldValidation?: string;
+  /** Collects the Warning headers the response should carry. */
+  warnings?: string[];
 }
 
 export interface WriteOutcome {
@@ -170,7 +181,7 @@ export function replaceObject(
   next.apiVersion = gvKey(rt.group, rt.version);
   next.kind = rt.kind;
   next.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (options.subresource !== 'status') strictCheck(rt, rt.applyDefaults?.(next), options.fieldValidation);
+  if (options.subresource !== 'status') defaultAndCheckFields(rt, next, options.fieldValidation, options.warnings);
   // Custom resources without a status subresource count status changes too, as the real server does.
   const changed = specChanged(next, old) || (Boolean(rt.crdName) && !rt.statusSplit && !deepEqual(next.status, old.status));
   if (changed) next.metadata.generation = (old.metadata.generation ?? 1) + 1;

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseFieldSelector, parseLabelSelector, type Predicate } from '../store/selectors.ts';
 import type { KubeObject } from '../store/types.ts';
 import type { ApiContext } from './context.ts';
-import { queryFlag, readJsonBody, sendJson } from './http-io.ts';
+import { queryFlag, readJsonBody, sendJson, setWarnings } from './http-io.ts';
 import { createObject, deleteObject, present, replaceObject, type DeleteOptions, type Propagation } from './objects.ts';
 import { applyPatch } from './patch.ts';
 import { gvKey, type ResourceType } from './resource-types.ts';
@@ -129,7 +129,9 @@ const fieldValidationOf = (q: URLSearchParams): { fieldValidation?: string } => 
 
 export async function handleCreate(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
-  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined);
+  const warnings: string[] = [];
+  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined, warnings);
+  setWarnings(p.res, warnings);
   respondObject(ctx, p, 201, created);
 }
 
@@ -142,7 +144,9 @@ function subresourceOf(p: RequestParts): 'status' | undefined {
 export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
   const sub = subresourceOf(p);
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query) });
+  const warnings: string[] = [];
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query), warnings });
+  setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }
 
@@ -154,7 +158,9 @@ export async function handlePatch(ctx: ApiContext, p: RequestParts): Promise<voi
   if (patched !== null && typeof patched === 'object' && patched.metadata && patched.metadata.resourceVersion === undefined) {
     patched.metadata.resourceVersion = current.metadata.resourceVersion;
   }
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query) });
+  const warnings: string[] = [];
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query), warnings });
+  setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }
 
