@@ -63,7 +63,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
   const kubelet = options.kubelet ?? true;
   const jobController = options.jobController ?? true;
-  const apiServer = await startApiServer({ ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet });
+  const apiServer = await startApiServer({ https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet });
   const started: Array<[string, StartedComponent]> = [];
   const stopAll = async (): Promise<void> => {
     for (const [, c] of [...started].reverse()) await c.stop();

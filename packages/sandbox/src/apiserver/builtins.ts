@@ -11,6 +11,7 @@ import {
   preparePodCreate,
   prepareServiceCreate,
 } from './defaults-builtin.ts';
+import { reviewResources } from './auth/requests.ts';
 import { storedResources } from './builtins-stored.ts';
 import { validateCrd } from './crd-validation.ts';
 import { coreFromEventsV1, eventsV1FromCore } from './events-conversion.ts';
@@ -143,7 +144,7 @@ export const builtinResources: ResourceType[] = [
   builtin({ plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventTable, bucket: '/events', extra: { decodeCheck: decodeEvent } }),
   builtin({ plural: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], table: configMapTable }),
   builtin({ plural: 'secrets', kind: 'Secret', table: secretTable, extra: { applyDefaults: defaultSecret } }),
-  builtin({ plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], table: serviceAccountTable }),
+  builtin({ plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], subresources: ['token'], table: serviceAccountTable }),
   builtin({ plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], subresources: ['status'], statusSplit: true }),
   builtin({ plural: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], subresources: ['status'], statusSplit: true }),
   builtin({ group: 'events.k8s.io', plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventTable, bucket: '/events', extra: { fromStorage: eventsV1FromCore, toStorage: coreFromEventsV1, decodeCheck: decodeEvent, validate: (e, ctx) => (ctx.operation === 'create' ? validateEventsV1(e) : []) } }),
@@ -185,5 +186,5 @@ export const builtinResources: ResourceType[] = [
 ];
 
 export function registerBuiltins(registry: Registry): void {
-  for (const rt of [...builtinResources, ...storedResources]) registry.add(rt);
+  for (const rt of [...builtinResources, ...storedResources, ...reviewResources]) registry.add(rt);
 }

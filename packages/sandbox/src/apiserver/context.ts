@@ -2,6 +2,7 @@
 // Handlers, the garbage collector and the CRD installer all work through this.
 import type { OwnerIndex } from '../store/owner-index.ts';
 import type { Store } from '../store/store.ts';
+import type { TokenIssuer } from './auth/service-account-tokens.ts';
 import type { Registry } from './resource-types.ts';
 
 export interface ApiContext {
@@ -13,4 +14,6 @@ export interface ApiContext {
   podGracefulDeletion: boolean;
   /** Directory holding pod logs (see pod-log.ts for the layout). */
   dir: string;
+  /** Signs and checks ServiceAccount tokens. */
+  tokens: TokenIssuer;
 }

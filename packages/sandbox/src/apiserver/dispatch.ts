@@ -1,5 +1,6 @@
 // Routes one HTTP request: discovery, OpenAPI, health, then resource verbs and subresources.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerReview, checkRequest, requestToken, reviewResources } from './auth/requests.ts';
 import type { ApiContext } from './context.ts';
 import { coreVersions, groupDoc, groupList, resourceList, serverVersion } from './discovery.ts';
 import { readJsonBody, sendError, sendJson } from './http-io.ts';
@@ -54,6 +55,7 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
+    const user = checkRequest(ctx, req, url);
     if (simple(req, res, url)) return;
     const route = parseApiPath(url.pathname);
     if (route.kind === 'none') throw pathNotFound();
@@ -75,6 +77,9 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
     if (rt.namespaced && path.namespace !== undefined && path.name === undefined && !ctx.store.get('/namespaces', '', path.namespace) && req.method === 'POST') {
       throw notFound('namespaces', '', path.namespace);
     }
+    if (req.method === 'POST' && path.name === undefined && reviewResources.includes(rt)) {
+      return sendJson(res, 201, answerReview(ctx, rt, user, await readJsonBody(req), path.namespace));
+    }
     const p: RequestParts = { req, res, query: url.searchParams, path, rt };
     const method = req.method ?? 'GET';
     const ns = path.namespace ?? '';
@@ -90,6 +95,10 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
       }
       if (rt.plural === 'pods' && rt.group === '' && sub === 'eviction' && method === 'POST') {
         sendJson(res, 201, evictPod(ctx, rt, ns, name, await readJsonBody(req)));
+        return;
+      }
+      if (rt.plural === 'serviceaccounts' && rt.group === '' && sub === 'token' && method === 'POST') {
+        sendJson(res, 201, requestToken(ctx, ns, name, await readJsonBody(req)));
         return;
       }
       if (sub === 'scale' && rt.scale) {

@@ -3,11 +3,12 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 
-export function kubeconfigYaml(url: string, namespace = 'default'): string {
+export function kubeconfigYaml(url: string, namespace = 'default', caPath?: string): string {
+  const cluster = caPath === undefined ? { server: url, 'insecure-skip-tls-verify': true } : { server: url, 'certificate-authority': caPath };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'rayjob-sandbox', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+    clusters: [{ name: 'rayjob-sandbox', cluster }],
     users: [{ name: 'rayjob-sandbox', user: { token: 'sandbox' } }],
     contexts: [{ name: 'rayjob-sandbox', context: { cluster: 'rayjob-sandbox', user: 'rayjob-sandbox', namespace } }],
     'current-context': 'rayjob-sandbox',
@@ -15,6 +16,6 @@ export function kubeconfigYaml(url: string, namespace = 'default'): string {
   });
 }
 
-export async function writeKubeconfig(path: string, url: string): Promise<void> {
-  await writeFile(path, kubeconfigYaml(url), { mode: 0o600 });
+export async function writeKubeconfig(path: string, url: string, caPath?: string): Promise<void> {
+  await writeFile(path, kubeconfigYaml(url, 'default', caPath), { mode: 0o600 });
 }

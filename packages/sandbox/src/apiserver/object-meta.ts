@@ -31,6 +31,14 @@ export function validateName(name: string | undefined, generateName: string | un
   return [];
 }
 
+/** RBAC objects' names (system:basic-user): any path segment, as kube-apiserver's ValidatePathSegmentName. */
+export function validatePathSegmentName(name: string | undefined, generateName: string | undefined): StatusCause[] {
+  if (!name) return generateName ? [] : [requiredValue('metadata.name', 'name or generateName is required')];
+  if (name === '.' || name === '..') return [invalidValue('metadata.name', name, `may not be '${name}'`)];
+  const bad = ['/', '%'].find((c) => name.includes(c));
+  return bad ? [invalidValue('metadata.name', name, `may not contain '${bad}'`)] : [];
+}
+
 /** Fill server-owned fields on create. */
 export function stampCreate(obj: KubeObject, now: number): void {
   const meta = obj.metadata;

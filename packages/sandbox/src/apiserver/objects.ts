@@ -6,7 +6,7 @@ import { pruneBuiltinUnknown } from './builtin-pruning.ts';
 import type { ApiContext } from './context.ts';
 import { invalidValue } from './field-errors.ts';
 import { timeNow } from './microtime.ts';
-import { clone, deepEqual, keepServerMeta, specChanged, stampCreate, validateName } from './object-meta.ts';
+import { clone, deepEqual, keepServerMeta, specChanged, stampCreate, validateName, validatePathSegmentName } from './object-meta.ts';
 import { gvKey, type ResourceType } from './resource-types.ts';
 import {
   alreadyExists,
@@ -75,7 +75,7 @@ function defaultAndCheckFields(rt: ResourceType, obj: KubeObject, fieldValidatio
 
 function validateOrThrow(rt: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
   const causes = [
-    ...(old ? [] : validateName(obj.metadata.name, obj.metadata.generateName)),
+    ...(old ? [] : rt.group === 'rbac.authorization.k8s.io' ? validatePathSegmentName(obj.metadata.name, obj.metadata.generateName) : validateName(obj.metadata.name, obj.metadata.generateName)),
     ...(rt.validate?.(obj, old ? { operation: 'update', old } : { operation: 'create' }) ?? []),
   ];
   if (causes.length > 0) throw invalid(rt.kind, rt.group, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);

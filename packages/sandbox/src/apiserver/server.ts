@@ -9,11 +9,15 @@ import { startGarbageCollector } from '../gc/collector.ts';
 import { startNamespaceController } from '../gc/namespaces.ts';
 import { createOwnerIndex } from '../store/owner-index.ts';
 import { createStore, type Store } from '../store/store.ts';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './auth/bootstrap-rbac.ts';
+import { createTokenIssuer, type MintRequest } from './auth/service-account-tokens.ts';
 import { registerBuiltins } from './builtins.ts';
 import type { ApiContext } from './context.ts';
 import { installCrdDocuments, startCrdController } from './crd-controller.ts';
 import { createDispatcher } from './dispatch.ts';
+import { startHttpsListener } from './https-listener.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
+import { publishKubernetesService } from './kubernetes-service.ts';
 import { createObject } from './objects.ts';
 import { createRegistry, type Registry } from './resource-types.ts';
 import type { StatusBody } from './status.ts';
@@ -36,6 +40,11 @@ export interface ApiServerOptions {
   podGracefulDeletion?: boolean;
   /** CRD YAML texts or file paths to install before returning. */
   crds?: string[];
+  /**
+   * Also serve HTTPS (self-signed CA in ca.crt, kubeconfig-https next to kubeconfig); the `kubernetes` Service
+   * then points at it. Needed for bearer tokens: kubectl and client-go send them only over TLS.
+   */
+  https?: boolean;
 }
 
 export interface ApiServer {
@@ -43,6 +52,8 @@ export interface ApiServer {
   host: string;
   port: number;
   kubeconfigPath: string;
+  /** With `https`: the TLS URL, the CA that signed its certificate, and an admin kubeconfig using both. */
+  https?: { url: string; port: number; caPath: string; kubeconfigPath: string };
   dir: string;
   /** Introspection for tests and the other sandbox components (kubelet, job controller use HTTP). */
   context: ApiContext;
@@ -52,6 +63,11 @@ export interface ApiServer {
   watchCount(): number;
   /** End every open watch with an ERROR event (410 Expired unless given), as a compacting server would. */
   expireWatches(status?: StatusBody): void;
+  /**
+   * A ServiceAccount token, as the TokenRequest API mints it (for the kubelet's projected token volume: pass the
+   * pod to bind the token to it). Authenticates as system:serviceaccount:<ns>:<name>.
+   */
+  mintServiceAccountToken(request: Omit<MintRequest, 'uid'>): { token: string; expirationTimestamp: string };
   /** Forget watch history so any resume needs a relist (410 Gone). */
   compactHistory(): void;
   setPodGracefulDeletion(enabled: boolean): void;
@@ -78,16 +94,21 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     now: options.now ?? Date.now,
     podGracefulDeletion: options.podGracefulDeletion ?? false,
     dir,
+    tokens: createTokenIssuer(),
   };
   const stopCrds = startCrdController(ctx);
   const gc = startGarbageCollector(ctx);
   const nsController = startNamespaceController(ctx);
   for (const ns of bootstrapNamespaces) createObject(ctx, registry.lookup('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
+  const rbacType = (plural: string) => registry.lookup('rbac.authorization.k8s.io', 'v1', plural)!;
+  for (const role of bootstrapClusterRoles) createObject(ctx, rbacType('clusterroles'), undefined, role);
+  for (const binding of bootstrapClusterRoleBindings) createObject(ctx, rbacType('clusterrolebindings'), undefined, binding);
   if (options.crds && options.crds.length > 0) await installCrdDocuments(ctx, options.crds);
 
   const watches: WatchRegistry = { active: new Set(), bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000, maxBufferedBytes: 64 * 1024 * 1024 };
   let address = '';
-  const server: Server = createServer(createDispatcher(ctx, watches, () => address));
+  const handler = createDispatcher(ctx, watches, () => address);
+  const server: Server = createServer(handler);
   server.keepAliveTimeout = 30_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
@@ -104,6 +125,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const url = `http://${address}`;
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, url);
+  const tls = options.https ? await startHttpsListener(handler, host, dir) : undefined;
+  const https = tls && { url: tls.url, port: tls.port, caPath: tls.caPath, kubeconfigPath: join(dir, 'kubeconfig-https') };
+  if (https) await writeKubeconfig(https.kubeconfigPath, https.url, https.caPath);
+  publishKubernetesService(ctx, host, tls?.port ?? port);
 
   let stopped = false;
   return {
@@ -111,6 +136,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     host,
     port,
     kubeconfigPath,
+    ...(https && { https }),
     dir,
     context: ctx,
     store,
@@ -120,6 +146,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       for (const w of [...watches.active]) w.expire(status);
     },
     compactHistory: () => store.compact(),
+    mintServiceAccountToken: (request) => {
+      const sa = store.get('/serviceaccounts', request.namespace, request.name);
+      if (!sa) throw new Error(`serviceaccount ${request.namespace}/${request.name} not found`);
+      return ctx.tokens.mint({ ...request, uid: sa.metadata.uid ?? '' }, ctx.now());
+    },
     setPodGracefulDeletion: (enabled) => {
       ctx.podGracefulDeletion = enabled;
     },
@@ -135,6 +166,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       });
+      await tls?.close();
       if (ownsDir) await rm(dir, { recursive: true, force: true });
     },
   };

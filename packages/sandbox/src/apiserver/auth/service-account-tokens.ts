@@ -1,0 +1,81 @@
+// ServiceAccount tokens as kube-apiserver issues them: JWTs (ES256 here: its key is made in a millisecond at every
+// start, where RSA's takes long on a loaded machine) with the `kubernetes.io` claims, for the
+// TokenRequest API (`kubectl create token`) and for the projected token a kubelet mounts into a pod. A token
+// authenticates as system:serviceaccount:<ns>:<name> while it is unexpired and its ServiceAccount (and pod,
+// when bound to one) still exists with the same uid.
+import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+
+export const defaultIssuer = 'https://kubernetes.default.svc.cluster.local';
+
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  aud: string[];
+  exp: number;
+  iat: number;
+  nbf: number;
+  jti: string;
+  'kubernetes.io': { namespace: string; serviceaccount: { name: string; uid: string }; pod?: { name: string; uid: string } };
+}
+
+export interface MintRequest {
+  namespace: string;
+  name: string;
+  uid: string;
+  /** Default: the issuer (as kube-apiserver's default --api-audiences). */
+  audiences?: string[];
+  /** Default 3600 (TokenRequest's default); kube-apiserver's minimum is 600. */
+  expirationSeconds?: number;
+  /** Binds the token to a pod: it stops working once the pod is gone. */
+  pod?: { name: string; uid: string };
+}
+
+export interface TokenIssuer {
+  mint(request: MintRequest, nowMs: number): { token: string; expirationTimestamp: string };
+  /** The claims of a token this issuer signed, if its signature and times are valid. */
+  verify(token: string, nowMs: number): TokenClaims | undefined;
+  publicKeyPem: string;
+}
+
+const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+export function createTokenIssuer(issuer = defaultIssuer): TokenIssuer {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pub: KeyObject = createPublicKey(publicKey.export({ type: 'spki', format: 'pem' }));
+  const kid = randomUUID();
+  return {
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    mint(request, nowMs) {
+      const iat = Math.floor(nowMs / 1000);
+      const exp = iat + (request.expirationSeconds ?? 3600);
+      const claims: TokenClaims = {
+        iss: issuer,
+        sub: `system:serviceaccount:${request.namespace}:${request.name}`,
+        aud: request.audiences && request.audiences.length > 0 ? request.audiences : [issuer],
+        exp,
+        iat,
+        nbf: iat,
+        jti: randomUUID(),
+        'kubernetes.io': { namespace: request.namespace, serviceaccount: { name: request.name, uid: request.uid }, ...(request.pod && { pod: request.pod }) },
+      };
+      const signingInput = `${b64({ alg: 'ES256', kid })}.${b64(claims)}`;
+      const signature = sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+      return { token: `${signingInput}.${signature}`, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    },
+    verify(token, nowMs) {
+      const parts = token.split('.');
+      if (parts.length !== 3) return undefined;
+      const [header, payload, signature] = parts as [string, string, string];
+      if (!verify('sha256', Buffer.from(`${header}.${payload}`), { key: pub, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) return undefined;
+      let claims: TokenClaims;
+      try {
+        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+      } catch {
+        return undefined;
+      }
+      const now = nowMs / 1000;
+      if (claims.iss !== issuer || claims.exp <= now || claims.nbf > now + 60) return undefined;
+      return claims;
+    },
+  };
+}
