@@ -2,31 +2,10 @@
 // rayproject/ray), with the knobs the cases turn. The job itself prints `step i/N` once per interval, so the
 // runner can read its progress from the job's logs, and ends with `done`.
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
-import type { SubmissionMode } from './types.ts';
+import type { RayJobShape } from './types.ts';
 
-export interface RayJobShape {
-  mode: SubmissionMode;
-  /** Steps the job prints; with stepSeconds, how long it runs. */
-  steps: number;
-  stepSeconds: number;
-  /** Exit code of the entrypoint after its steps (non-zero: the Ray job FAILED). */
-  exitCode?: number;
-  /** An entrypoint that fails on its first `failFirst` attempts (a file on the head counts them). */
-  failFirst?: number;
-  workers?: number;
-  shutdownAfterJobFinishes?: boolean;
-  ttlSecondsAfterFinished?: number;
-  submitterBackoffLimit?: number;
-  backoffLimit?: number;
-  activeDeadlineSeconds?: number;
-  /**
-   * A submitter template running our submitter image with `--no-wait`: it exits 0 right after submitting, while
-   * the job runs on (what `ray job submit` does after a JobHead restart closes its tail).
-   */
-  submitterNoWait?: boolean;
-  /** An entrypoint given verbatim instead of the steps loop (quoting cases). */
-  entrypoint?: string;
-}
+export type { RayJobShape } from './types.ts';
+
 
 export const rayImage = 'rayproject/ray:2.55.1';
 

@@ -1,8 +1,33 @@
 // A scenario is data: the RayJob to apply, the steps that drive it (wait for a condition, trigger a fault,
 // hold a state for a while) and the outcome to assert. Drivers carry it out; the runner prints a timeline.
-import type { RayJobShape } from './manifests.ts';
 
 export type SubmissionMode = 'K8sJobMode' | 'SidecarMode' | 'HTTPMode' | 'InteractiveMode';
+
+/** The RayJob a scenario applies (see manifests.ts for how each knob becomes KubeRay's fields). */
+export interface RayJobShape {
+  mode: SubmissionMode;
+  /** Steps the job prints; with stepSeconds, how long it runs. */
+  steps: number;
+  stepSeconds: number;
+  /** Exit code of the entrypoint after its steps (non-zero: the Ray job FAILED). */
+  exitCode?: number;
+  /** An entrypoint that fails on its first `failFirst` attempts (a file on the head counts them). */
+  failFirst?: number;
+  workers?: number;
+  shutdownAfterJobFinishes?: boolean;
+  ttlSecondsAfterFinished?: number;
+  submitterBackoffLimit?: number;
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  /**
+   * A submitter template running our submitter image with `--no-wait`: it exits 0 right after submitting, while
+   * the job runs on (what `ray job submit` does after a JobHead restart closes its tail).
+   */
+  submitterNoWait?: boolean;
+  /** An entrypoint given verbatim instead of the steps loop (quoting cases). */
+  entrypoint?: string;
+}
+
 
 /** What a person does to the cluster mid-job, by the names the manual tests use. */
 export type FaultName =

@@ -5,7 +5,7 @@ import type { Pod, WorkerGroupSpec } from '../schema/index.ts';
 import { isAutoscalingEnabled } from '../validation/raycluster-spec.ts';
 import type { ClusterAction, RayClusterPlan } from './actions.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
-import type { RayClusterObservation } from './plan.ts';
+import type { RayClusterObservation } from './observation.ts';
 
 /** Worker groups in spec order (§7.3): suspend, unhealthy Pods, workersToDelete, then scale to the desired count. */
 

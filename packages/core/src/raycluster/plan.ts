@@ -10,10 +10,11 @@ import {
 import { buildHeadPod } from '../builders/raycluster/ray-pod.ts';
 import { rayClusterAnnotationKeys, type RayClusterSettings } from '../builders/raycluster/settings.ts';
 import { clusterSpecHash } from '../builders/raycluster/spec-hash.ts';
-import type { Pod, RayCluster, Service } from '../schema/index.ts';
+import type { Pod, RayCluster } from '../schema/index.ts';
+import type { RayClusterObservation } from './observation.ts';
 import type { ClusterAction, RayClusterPlan } from './actions.ts';
 import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, suspendStatus } from './condition-set.ts';
-import { checkExpectations, HEAD_EXPECTATION_GROUP, type ScaleExpectations } from './expectations.ts';
+import { checkExpectations, HEAD_EXPECTATION_GROUP } from './expectations.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
 import { planWorkerGroups } from './plan-workers.ts';
 
@@ -23,19 +24,7 @@ import { planWorkerGroups } from './plan-workers.ts';
  * actions in order, stopping at the first failure.
  */
 
-export interface RayClusterObservation {
-  /** The cluster as read (schema defaults applied). */
-  cluster: RayCluster;
-  /** Every Pod labelled `ray.io/cluster=<name>` in the cluster's namespace, terminating ones included. */
-  pods: readonly Pod[];
-  /** Services carrying the head lookup labels (cluster, node-type head, identifier). */
-  headServices: readonly Service[];
-  headlessServiceExists: boolean;
-  serveServiceExists: boolean;
-  authSecretExists: boolean;
-  expectations: ScaleExpectations;
-  now: Date;
-}
+export type { RayClusterObservation } from './observation.ts';
 
 const nodeTypeOf = (pod: Pod) => pod.metadata.labels?.[labelKeys.nodeType];
 
