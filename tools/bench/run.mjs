@@ -14,6 +14,7 @@ const benches = [
   ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.ts', ['--expose-gc']],
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
   ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],
+  ['operator: RSS and reconcile throughput with 1,000 and 10,000 RayJobs (synthetic mode)', 'apps/operator/bench/scale.ts', []],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

@@ -1,0 +1,202 @@
+// Benchmark (not a test): operator RSS and reconcile throughput with 1,000 and 10,000 RayJobs, in a SYNTHETIC
+// mode, each number beside anchors measured in the same run.
+// Synthetic mode, exactly:
+//   - the sandbox's API server only: no kubelet (pods never run a process), no Job controller (submitter Jobs
+//     never get pods); a bench-only "synthetic node" (support/synthetic-node.ts) marks every head pod Running
+//     and Ready at once with pod IP 127.253.0.1. Our RayCluster controller then marks the clusters ready itself.
+//   - ONE Ray emulator, in this process, on 127.253.0.1:8265, answers for every cluster: the operator (a child
+//     process, so its RSS is its own) resolves every cluster DNS name to 127.253.0.1 (its dashboardLookup).
+//   - phase A (1,000): N K8sJobMode RayJobs created over HTTP; measured until every one is Running (cluster
+//     created, head "running", cluster ready, submitter Job created). Their submitters never run, so the jobs
+//     stay Running (the operator polls the emulator, which does not know them: "not yet submitted").
+//   - phase B (restart over 1,000): the operator is restarted; measured until its initial resync reconciled
+//     every RayJob (controller_runtime_reconcile_total{controller="rayjob"} >= N and workqueue_depth 0).
+//   - phase C (10,000, the lighter path): 9,000 more RayJobs are seeded while the operator is down, already
+//     terminal (Complete/SUCCEEDED, no cluster), straight into the API server's in-memory store (over HTTP it
+//     takes minutes on a loaded machine), so 10,000 RayJobs in all; the operator is started again and measured
+//     as in B. Restart times are counted from the child's "ready" (operator started, informers listing), so
+//     module loading is not in them. Running 10,000 live lifecycles (50,000 objects) does not fit a
+//     few minutes on 2 shared cores.
+// Anchors: RSS of an idle `node -e` process; RSS of a child running only the same shared informers over the
+// same objects; structuredClone of the RayJob object per second in this process (the least any per-object
+// work costs).
+//   node apps/operator/bench/scale.ts [--live 1000] [--total 10000]
+import { fork, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startRayEmulator } from '@rayjob/ray-emulator';
+import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
+import { RAY_CRDS } from '../src/dev/sandbox-images.ts';
+import { startSyntheticNode } from './support/synthetic-node.ts';
+import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
+import { mb, ratio, table } from './support/stats.ts';
+
+const { values: opts } = parseArgs({ options: { live: { type: 'string', default: '1000' }, total: { type: 'string', default: '10000' } } });
+const LIVE = Number(opts.live);
+const TOTAL = Math.max(Number(opts.total), LIVE);
+const DASHBOARD_IP = '127.253.0.1';
+const child = join(import.meta.dirname, 'support', 'operator-process.ts');
+const started = Date.now();
+
+const rayJob = (name: string): Json => ({
+  apiVersion: 'ray.io/v1',
+  kind: 'RayJob',
+  metadata: { name, namespace: 'default' },
+  spec: {
+    submissionMode: 'K8sJobMode',
+    entrypoint: 'python -c "print(1)"',
+    rayClusterSpec: {
+      rayVersion: '2.58.0',
+      headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0', ports: [{ name: 'dashboard', containerPort: 8265 }] }] } } },
+    },
+  },
+});
+
+// Anchors measured in this process first (nothing else running yet).
+const idleRss = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.memoryUsage().rss))']).toString());
+const cloneRate = (() => {
+  const obj = { ...rayJob('clone-me'), status: { jobDeploymentStatus: 'Running', jobStatus: 'RUNNING', rayClusterName: 'clone-me-abcde', jobId: 'clone-me-xyz12', dashboardURL: 'clone-me-head-svc.default.svc.cluster.local:8265' } };
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 1000) {
+    for (let i = 0; i < 100; i++) structuredClone(obj);
+    n += 100;
+  }
+  return n / ((performance.now() - t0) / 1000);
+})();
+
+const emulator = await startRayEmulator({ host: DASHBOARD_IP, port: 8265 });
+const sandbox = await startSandbox({ crds: RAY_CRDS, kubelet: false, jobController: false });
+const kubeconfig = join(sandbox.dir, 'bench-kubeconfig');
+await writeFile(kubeconfig, kubeconfigYaml(sandbox.url), { mode: 0o600 });
+const node = startSyntheticNode(sandbox.url, DASHBOARD_IP);
+const watch = watchRayJobs(sandbox.url);
+
+interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<{ rss: number; heapUsed: number; synced: boolean }>; stop(): Promise<void> }
+
+async function forkChild(role: 'operator' | 'informers'): Promise<Child> {
+  const proc = fork(child, [role, kubeconfig, DASHBOARD_IP], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise<{ metrics?: string }>((resolve, reject) => {
+    proc.once('message', (m) => resolve(m as { metrics?: string }));
+    proc.once('exit', (code) => reject(new Error(`${role} child exited ${code} before it was ready`)));
+  });
+  return {
+    proc,
+    ...(ready.metrics && { metrics: ready.metrics }),
+    stats: () =>
+      new Promise((resolve) => {
+        proc.once('message', (m) => resolve(m as { rss: number; heapUsed: number; synced: boolean }));
+        proc.send({ type: 'stats' });
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.send({ type: 'stop' });
+      }),
+  };
+}
+
+async function metric(c: Child, name: string, controller: string): Promise<number> {
+  const text = await (await fetch(`http://${c.metrics}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) if (line.startsWith(`${name}{`) && line.includes(`controller="${controller}"`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The wall time of one reconcile (at the measured rate) in structuredClones of a RayJob. */
+const perReconcile = (reconcilesPerSecond: number): string => (reconcilesPerSecond > 0 ? (cloneRate / reconcilesPerSecond).toFixed(0) : 'n/a');
+
+async function pool(count: number, width: number, run: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < count) await run(next++);
+  }));
+}
+
+async function post(path: string, body: unknown, method = 'POST'): Promise<Json> {
+  const res = await fetch(`${sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Restarts measured from fork to the initial resync done; returns seconds and reconciles. */
+async function resync(expected: number): Promise<{ op: Child; seconds: number; reconciles: number }> {
+  const op = await forkChild('operator');
+  const t0 = performance.now();
+  await until(`the operator to reconcile ${expected} RayJobs`, async () => (await metric(op, 'controller_runtime_reconcile_total', 'rayjob')) >= expected && (await metric(op, 'workqueue_depth', 'rayjob')) === 0, 600_000);
+  return { op, seconds: (performance.now() - t0) / 1000, reconciles: await metric(op, 'controller_runtime_reconcile_total', 'rayjob') };
+}
+
+async function informerRss(): Promise<number> {
+  const inf = await forkChild('informers');
+  await until('the informers to sync', async () => (await inf.stats()).synced, 300_000);
+  const { rss } = await inf.stats();
+  await inf.stop();
+  return rss;
+}
+
+console.log(`operator scale bench (synthetic mode: no kubelet, no Job controller, head pods marked Running/Ready by a bench writer, one Ray emulator on ${DASHBOARD_IP}:8265 for every cluster; see the header of apps/operator/bench/scale.ts)`);
+console.log('note: numbers on a shared, loaded 2-core machine vary run to run; compare each to the anchor beside it.\n');
+
+// Phase A: LIVE RayJobs to Running.
+const op = await forkChild('operator');
+const tA = performance.now();
+const names = Array.from({ length: LIVE }, (_, i) => `live-${String(i).padStart(5, '0')}`);
+await pool(LIVE, 16, async (i) => void (await post('/apis/ray.io/v1/namespaces/default/rayjobs', rayJob(names[i] as string))));
+const createdS = (performance.now() - tA) / 1000;
+await until(`${LIVE} RayJobs Running`, () => names.every((n) => watch.seenAt(n, 'Running') !== undefined), 900_000);
+const aSeconds = (performance.now() - tA) / 1000;
+const aReconciles = await metric(op, 'controller_runtime_reconcile_total', 'rayjob');
+const aClusterReconciles = await metric(op, 'controller_runtime_reconcile_total', 'raycluster');
+const aStats = await op.stats();
+await op.stop();
+const aInformerRss = await informerRss();
+
+// Phase B: restart over LIVE.
+const b = await resync(LIVE);
+const bStats = await b.op.stats();
+await b.op.stop();
+
+// Phase C: seed terminal RayJobs up to TOTAL (straight into the store), restart.
+const tSeed = performance.now();
+const rayJobs = sandbox.apiServer.registry.lookup('ray.io', 'v1', 'rayjobs');
+if (!rayJobs) throw new Error('the RayJob CRD is not served');
+for (let i = 0; i < TOTAL - LIVE; i++) {
+  const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const job = rayJob(`done-${String(i).padStart(5, '0')}`);
+  job.metadata = { ...job.metadata, uid: randomUUID(), creationTimestamp: at, generation: 1 };
+  job.status = { jobDeploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', rayClusterName: `done-${i}-gone`, jobId: `done-${i}-id`, startTime: at, endTime: at, succeeded: 1, failed: 0 };
+  const stored = sandbox.apiServer.store.create(rayJobs.bucket, job);
+  if (!stored.ok) throw new Error(`seed ${job.metadata.name}: ${JSON.stringify(stored)}`);
+}
+const seedS = (performance.now() - tSeed) / 1000;
+const c = await resync(TOTAL);
+const cStats = await c.op.stats();
+await c.op.stop();
+const cInformerRss = await informerRss();
+
+console.log(`anchors: idle node RSS ${mb(idleRss)}; structuredClone of one RayJob ${Math.round(cloneRate).toLocaleString('en-US')}/s in this process`);
+console.log(`phase A: ${LIVE} K8sJobMode RayJobs created in ${createdS.toFixed(1)} s (16 at a time); all Running after ${aSeconds.toFixed(1)} s; head pods marked by the synthetic node: ${node.marked}; emulator saw ${emulator.requests().length >= 1000 ? '>= 1000 (bounded record)' : emulator.requests().length} requests`);
+console.log(`phase C: ${TOTAL - LIVE} terminal RayJobs seeded into the store in ${seedS.toFixed(1)} s\n`);
+table([
+  ['scenario', 'RayJobs', 'seconds', 'RayJobs/s', 'rayjob reconciles', 'reconciles/s', 'structuredClones per reconcile', 'operator RSS', 'heap', 'informer-only RSS', 'RSS vs informer-only', 'RSS vs idle node'],
+  [`A: create -> Running`, String(LIVE), aSeconds.toFixed(1), (LIVE / aSeconds).toFixed(1), `${aReconciles} (+${aClusterReconciles} raycluster)`, ((aReconciles + aClusterReconciles) / aSeconds).toFixed(1), perReconcile((aReconciles + aClusterReconciles) / aSeconds), mb(aStats.rss), mb(aStats.heapUsed), mb(aInformerRss), ratio(aStats.rss, aInformerRss), ratio(aStats.rss, idleRss)],
+  [`B: restart, resync`, String(LIVE), b.seconds.toFixed(1), (LIVE / b.seconds).toFixed(1), String(b.reconciles), (b.reconciles / b.seconds).toFixed(1), perReconcile(b.reconciles / b.seconds), mb(bStats.rss), mb(bStats.heapUsed), mb(aInformerRss), ratio(bStats.rss, aInformerRss), ratio(bStats.rss, idleRss)],
+  [`C: restart, resync (${TOTAL - LIVE} terminal)`, String(TOTAL), c.seconds.toFixed(1), (TOTAL / c.seconds).toFixed(1), String(c.reconciles), (c.reconciles / c.seconds).toFixed(1), perReconcile(c.reconciles / c.seconds), mb(cStats.rss), mb(cStats.heapUsed), mb(cInformerRss), ratio(cStats.rss, cInformerRss), ratio(cStats.rss, idleRss)],
+]);
+
+watch.stop();
+node.stop();
+await sandbox.stop();
+await emulator.stop();
+console.log(`\nbench took ${((Date.now() - started) / 1000).toFixed(0)} s`);

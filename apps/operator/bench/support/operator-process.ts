@@ -1,0 +1,58 @@
+// Bench-only child process (forked by scale.ts) so its RSS is the operator's alone:
+//   operator-process.ts operator <kubeconfig> <dashboard-ip>  -> the operator (every controller), every
+//       cluster name resolving to <dashboard-ip> (one Ray emulator answers for every cluster), /metrics served;
+//   operator-process.ts informers <kubeconfig>                -> the anchor: the same shared informers
+//       (RayJobs, RayClusters, Jobs and pods created by KubeRay's label, Services) and nothing else.
+// IPC: sends { type: 'ready', metrics? }; answers 'stats' with { rss, heapUsed, synced }; exits on 'stop'.
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { createKubeClient, createLogger, resources } from '@rayjob/kube-runtime';
+import { loadConfig } from '../../src/config/config.ts';
+import { CREATED_BY_SELECTOR } from '../../src/controllers/rayjob/controller.ts';
+import { startOperator } from '../../src/operator.ts';
+import { createSharedInformers } from '../../src/runtime/shared-informers.ts';
+
+const [role, kubeconfig, dashboardIP = '127.0.0.1'] = process.argv.slice(2);
+if (!kubeconfig || (role !== 'operator' && role !== 'informers')) throw new Error('usage: operator-process.ts operator|informers <kubeconfig> [dashboard-ip]');
+const send = (m: unknown): void => void process.send?.(m);
+const logger = createLogger({ level: process.env.OPERATOR_BENCH_LOG ?? 'silent' });
+
+type Callback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+const oneAddress = (_host: string, options: LookupOptions, cb: Callback): void =>
+  options.all ? cb(null, [{ address: dashboardIP, family: 4 }]) : cb(null, dashboardIP, 4);
+
+let stop: () => Promise<void>;
+let synced: () => boolean;
+if (role === 'operator') {
+  const loaded = loadConfig(['--enable-leader-election=false', '--metrics-addr=127.0.0.1:0', '--health-probe-bind-address=0', '--kubeconfig', kubeconfig], {});
+  if (loaded.ok !== true) throw new Error(`bad operator flags: ${JSON.stringify(loaded)}`);
+  const operator = await startOperator({ config: loaded.config, dashboardLookup: oneAddress as never, logger });
+  stop = () => operator.stop();
+  synced = () => true;
+  send({ type: 'ready', metrics: operator.addresses.metrics });
+} else {
+  const client = await createKubeClient({ kubeconfigPath: kubeconfig }, { userAgent: 'bench-informers' });
+  const informers = createSharedInformers(client, [], logger);
+  informers.get(resources.rayJobs);
+  informers.get(resources.rayClusters);
+  informers.get(resources.jobs, CREATED_BY_SELECTOR);
+  informers.get(resources.pods, CREATED_BY_SELECTOR);
+  informers.get(resources.services);
+  const abort = new AbortController();
+  const done = informers.run(abort.signal);
+  stop = async () => {
+    abort.abort();
+    await done;
+    await client.close();
+  };
+  synced = () => informers.allSynced();
+  send({ type: 'ready' });
+}
+process.on('message', (m: { type?: string }) => {
+  if (m?.type === 'stats') {
+    globalThis.gc?.();
+    const mem = process.memoryUsage();
+    send({ type: 'stats', rss: mem.rss, heapUsed: mem.heapUsed, synced: synced() });
+  } else if (m?.type === 'stop') {
+    void stop().finally(() => process.exit(0));
+  }
+});

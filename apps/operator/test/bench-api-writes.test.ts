@@ -1,0 +1,35 @@
+// The bench's request classification and no-op write detection (apps/operator/bench/support/api-writes.ts):
+// a wrong classification would make `npm run bench` report the wrong writes per RayJob.
+import { describe, expect, it } from 'vitest';
+import { analyse, classify } from '../bench/support/api-writes.ts';
+import type { ProxiedRequest } from '../bench/support/counting-proxy.ts';
+
+describe('classify', () => {
+  it.each([
+    ['PUT', '/apis/ray.io/v1/namespaces/default/rayjobs/a/status', 'update', 'rayjobs/status'],
+    ['PATCH', '/apis/ray.io/v1/namespaces/default/rayjobs/a?fieldManager=x', 'patch', 'rayjobs'],
+    ['POST', '/api/v1/namespaces/default/pods', 'create', 'pods'],
+    ['GET', '/api/v1/pods?labelSelector=a%3Db&watch=true&resourceVersion=5', 'watch', 'pods'],
+    ['GET', '/apis/batch/v1/jobs?limit=500', 'list', 'jobs'],
+    ['GET', '/api/v1/namespaces/default/secrets/s', 'get', 'secrets'],
+    ['DELETE', '/apis/ray.io/v1/namespaces/default/rayclusters/c', 'delete', 'rayclusters'],
+    ['GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/l', 'get', 'leases'],
+  ])('%s %s is %s %s', (method, path, verb, resource) => {
+    expect(classify({ method, path })).toEqual({ verb, resource });
+  });
+});
+
+describe('analyse', () => {
+  const obj = (rv: string, jobStatus: string) => ({ metadata: { name: 'a', resourceVersion: rv, managedFields: [{ rv }] }, status: { jobStatus } });
+  const write = (before: unknown, after: unknown, status = 200): ProxiedRequest => ({
+    method: 'PUT', path: '/apis/ray.io/v1/namespaces/default/rayjobs/a/status', status, at: 0, upgrade: false, body: '{}', before, response: JSON.stringify(after),
+  });
+
+  it('flags an update that changed nothing but the resourceVersion, and names what the others changed', () => {
+    const a = analyse([write(obj('1', 'RUNNING'), obj('2', 'RUNNING')), write(obj('2', 'RUNNING'), obj('3', 'SUCCEEDED')), write(obj('3', 'X'), obj('3', 'X'), 409)]);
+    expect(a.writes).toBe(3);
+    expect(a.failed).toBe(1);
+    expect(a.noOps.map((n) => n.kind)).toEqual(['update rayjobs/status']);
+    expect([...a.changes]).toEqual([['update rayjobs/status: (nothing)', 1], ['update rayjobs/status: status.jobStatus', 1]]);
+  });
+});
