@@ -46,6 +46,10 @@ describe('ServiceAccount tokens and RBAC', () => {
     expect((await asBot(['auth', 'can-i', 'list', 'pods', '-n', 'kube-system'])).stdout.trim()).toBe('no');
     const listed = await asBot(['get', 'pods']);
     expect(listed.stderr).toBe('No resources found in default namespace.\n');
+    // SelfSubjectRulesReview: the Role's rule, next to what every authenticated user may do.
+    const rules = (await asBot(['auth', 'can-i', '--list'])).stdout;
+    expect(rules).toMatch(/^pods\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+    expect(rules).toMatch(/^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m);
   });
 
   it('a ClusterRole aggregating others by label grants their rules through a ClusterRoleBinding', async () => {

@@ -8,7 +8,7 @@ import type { ResourceType } from '../resource-types.ts';
 import { parseApiPath } from '../routes.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../status.ts';
 import { adminUser, authenticate, type UserInfo } from './authenticate.ts';
-import { authorize, forbiddenMessage, type Attributes } from './rbac.ts';
+import { authorize, forbiddenMessage, rulesFor, type Attributes } from './rbac.ts';
 
 const unauthorized = (): ApiError => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
 
@@ -95,6 +95,7 @@ const review = (group: string, plural: string, kind: string): ResourceType => ({
 /** Create-only kinds that answer and are not stored. */
 export const reviewResources: ResourceType[] = [
   review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
+  review('authorization.k8s.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview'),
   review('authorization.k8s.io', 'subjectaccessreviews', 'SubjectAccessReview'),
   review('authorization.k8s.io', 'localsubjectaccessreviews', 'LocalSubjectAccessReview'),
   review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview'),
@@ -111,6 +112,12 @@ export function answerReview(ctx: ApiContext, rt: ResourceType, user: UserInfo, 
   switch (rt.plural) {
     case 'selfsubjectaccessreviews':
       return { ...base, spec, status: { allowed: authorize(ctx.store, user, accessAttributes(spec)) } };
+    case 'selfsubjectrulesreviews': {
+      const rules = rulesFor(ctx.store, user, String(spec.namespace ?? ''));
+      const resourceRules = rules.filter((r) => (r.nonResourceURLs ?? []).length === 0).map((r) => ({ verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources ?? [], ...(r.resourceNames && { resourceNames: r.resourceNames }) }));
+      const nonResourceRules = rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs ?? [] }));
+      return { ...base, spec, status: { resourceRules, nonResourceRules, incomplete: false } };
+    }
     case 'subjectaccessreviews':
     case 'localsubjectaccessreviews': {
       const subject: UserInfo = { username: String(spec.user ?? ''), groups: (spec.groups as string[] | undefined) ?? [] };
