@@ -99,7 +99,7 @@ async function forkChild(role: 'operator' | 'informers'): Promise<Child> {
 }
 
 async function metric(c: Child, name: string, controller: string): Promise<number> {
-  const text = await (await fetch(`http://${c.metrics}/metrics`)).text();
+  const text = await (await retrying(`http://${c.metrics}/metrics`)).text();
   let sum = 0;
   for (const line of text.split('\n')) if (line.startsWith(`${name}{`) && line.includes(`controller="${controller}"`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   return sum;
@@ -123,10 +123,23 @@ async function pool(count: number, width: number, run: (i: number) => Promise<vo
   }));
 }
 
-async function post(path: string, body: unknown, method = 'POST'): Promise<Json> {
-  const res = await fetch(`${sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+/** fetch, retried on connection errors (a reused keep-alive connection reset on a loaded machine). */
+async function retrying(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+async function post(path: string, body: unknown): Promise<void> {
+  const res = await retrying(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // 409: a retried create whose first attempt went through.
+  if (res.status >= 300 && res.status !== 409) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
 }
 
 /** Restarts measured from fork to the initial resync done; returns seconds and reconciles. */
@@ -152,7 +165,7 @@ console.log('note: numbers on a shared, loaded 2-core machine vary run to run; c
 const op = await forkChild('operator');
 const tA = performance.now();
 const names = Array.from({ length: LIVE }, (_, i) => `live-${String(i).padStart(5, '0')}`);
-await pool(LIVE, 16, async (i) => void (await post('/apis/ray.io/v1/namespaces/default/rayjobs', rayJob(names[i] as string))));
+await pool(LIVE, 16, (i) => post('/apis/ray.io/v1/namespaces/default/rayjobs', rayJob(names[i] as string)));
 const createdS = (performance.now() - tA) / 1000;
 await until(`${LIVE} RayJobs Running`, () => names.every((n) => watch.seenAt(n, 'Running') !== undefined), 900_000);
 const aSeconds = (performance.now() - tA) / 1000;

@@ -47,6 +47,8 @@ if (role === 'operator') {
   synced = () => informers.allSynced();
   send({ type: 'ready' });
 }
+// The bench died: never outlive it.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (m: { type?: string }) => {
   if (m?.type === 'stats') {
     globalThis.gc?.();

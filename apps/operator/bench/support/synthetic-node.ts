@@ -10,31 +10,45 @@ export interface SyntheticNode {
 
 const HEAD_PODS = 'labelSelector=ray.io%2Fnode-type%3Dhead';
 
+function runningStatus(pod: Json, podIP: string): Json {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const containers = (pod.spec?.containers ?? []) as Json[];
+  return {
+    phase: 'Running',
+    podIP: podIP,
+    podIPs: [{ ip: podIP }],
+    hostIP: '127.0.0.1',
+    startTime: now,
+    conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now })),
+    containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
+  };
+}
+
 export function startSyntheticNode(url: string, podIP: string, concurrency = 8): SyntheticNode {
   const abort = new AbortController();
   const pending: Json[] = [];
   const done = new Set<string>();
   let active = 0;
   let marked = 0;
-  const markRunning = async (pod: Json): Promise<void> => {
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const containers = (pod.spec?.containers ?? []) as Json[];
-    const status = {
-      phase: 'Running',
-      podIP,
-      podIPs: [{ ip: podIP }],
-      hostIP: '127.0.0.1',
-      startTime: now,
-      conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now })),
-      containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
-    };
-    await fetch(`${url}/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...pod, status }),
-      signal: abort.signal,
-    });
-    marked++;
+  const markRunning = async (seen: Json): Promise<void> => {
+    const path = `${url}/api/v1/namespaces/${seen.metadata.namespace}/pods/${seen.metadata.name}`;
+    // Retried with a fresh read: a 409 (someone wrote the pod meanwhile) or a reset connection on a loaded machine.
+    for (let attempt = 1; attempt <= 8 && !abort.signal.aborted; attempt++) {
+      try {
+        const current = await fetch(path, { signal: abort.signal });
+        if (current.status === 404) return;
+        const pod = (await current.json()) as Json;
+        const res = await fetch(`${path}/status`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...pod, status: runningStatus(pod, podIP) }), signal: abort.signal });
+        await res.arrayBuffer();
+        if (res.ok) {
+          marked++;
+          return;
+        }
+      } catch {
+        // retried below
+      }
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
   };
   const pump = (): void => {
     while (active < concurrency && pending.length) {
