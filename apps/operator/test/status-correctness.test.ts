@@ -4,7 +4,7 @@
 // the RayJob and stops the Ray job (C15, addition C).
 import { messages } from '@rayjob/core';
 import { createRayClient } from '@rayjob/ray-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
 import { createRayJob, getRayJob, listEvents, rayJobManifest, startEnv, waitForDeployment, type Env } from './support/env.ts';
 
@@ -14,6 +14,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await env?.stop();
+});
+// Each case's cluster goes when it is done (garbage collection follows the RayJob), so heads of finished cases
+// do not load the machine for the next ones.
+afterEach(async () => {
+  const list = (await api(env.url, 'GET', '/apis/ray.io/v1/namespaces/default/rayjobs')).body?.items ?? [];
+  for (const j of list) await api(env.url, 'DELETE', `/apis/ray.io/v1/namespaces/default/rayjobs/${j.metadata.name}`);
 });
 
 const untilJobStatus = (name: string, want: string, ms = 75_000): Promise<Json> =>
@@ -95,10 +101,12 @@ describe('status correctness', { timeout: 150_000 }, () => {
     const running = await untilJobStatus('c6', 'RUNNING');
     const head = env.standIn.heads.get(running.status.rayClusterName);
     await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${head}?gracePeriodSeconds=0`);
-    // A new head (K8sJobMode heads are recreated) knows no jobs: a job seen RUNNING and now unknown was lost with
-    // its head (core's addition H wording; KubeRay says "Submitter completed but Ray job not found in RayCluster.").
+    // A new head (K8sJobMode heads are recreated) knows no jobs. Which words the verdict carries depends on what
+    // the operator saw first: the submitter's exit (KubeRay's rule 3 message) or the dashboard's 404 for a job it
+    // had seen RUNNING (core's addition H message). Either way: AppFailed within seconds, never a resubmission.
     const failed = await waitForDeployment(env.url, 'c6', 'Failed', 75_000);
-    expect(failed.status).toMatchObject({ reason: 'AppFailed', message: messages.headLost(running.status.jobId, 'RUNNING') });
+    expect(failed.status.reason).toBe('AppFailed');
+    expect([messages.jobNotFoundAfterSubmitter, messages.headLost(running.status.jobId, 'RUNNING')]).toContain(failed.status.message);
   });
 
 });
