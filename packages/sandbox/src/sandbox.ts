@@ -8,6 +8,11 @@ import { startJobController, type JobController, type JobControllerOptions } fro
 import { createKubeClient } from './kube-client/rest-client.ts';
 import type { ImageCatalog } from './kubelet/image-program.ts';
 import { startSandboxNode, type SandboxNode, type SandboxNodeOptions } from './kubelet/sandbox-node.ts';
+import { startAppsControllers, type AppsControllers } from './apps-controllers/controller.ts';
+import { startServiceAccountController } from './service-accounts/controller.ts';
+import { startNodeLifecycleController, type NodeLifecycleController } from './node-lifecycle/controller.ts';
+import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from './pki/x509.ts';
+import type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
 
 export interface SandboxComponentContext {
   apiServer: ApiServer;
@@ -43,6 +48,11 @@ export interface SandboxOptions {
   /** Overrides for the node (network mode, DNS port, timing...). */
   node?: Partial<Omit<SandboxNodeOptions, 'url' | 'client' | 'dir' | 'images'>>;
   jobControllerOptions?: Partial<Omit<JobControllerOptions, 'client'>>;
+  /** Run the Deployment and ReplicaSet controllers. Default true. */
+  appsControllers?: boolean;
+  /** Run the node lifecycle controller (nodes that stop heartbeating become Unknown). Default true. */
+  nodeLifecycleController?: boolean;
+  nodeLifecycleTiming?: Partial<NodeLifecycleTiming>;
 }
 
 export interface Sandbox {
@@ -53,17 +63,39 @@ export interface Sandbox {
   /** The node (kubelet, DNS, network, host-side lookup) when `kubelet` is on. */
   node?: SandboxNode;
   jobController?: JobController;
+  nodeLifecycleController?: NodeLifecycleController;
+  appsControllers?: AppsControllers;
   /** Started extra components by name. */
   components: Record<string, StartedComponent>;
   stop(): Promise<void>;
 }
+
+/** The kubelet's endpoint: served with a CA-signed certificate, open to client certificates of that CA only. */
+function kubeletServing(ca: CertificateAndKey): { serving: (host: string) => CertificateAndKey; clientCA: string } {
+  return { serving: (host) => issueCertificate(ca, { commonName: `${host}@kubelet`, ipAddresses: [host], dnsNames: ['localhost'], usages: ['server'] }), clientCA: ca.cert };
+}
+
+/** The in-pod API endpoint's certificate: the names and address in-cluster clients use. */
+function apiServing(ca: CertificateAndKey, host: string): CertificateAndKey {
+  const dnsNames = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', 'localhost'];
+  return issueCertificate(ca, { commonName: 'kube-apiserver', dnsNames, ipAddresses: [host], usages: ['server'] });
+}
+
+const builtinComponents = new Set(['node', 'jobController', 'nodeLifecycleController', 'appsControllers', 'serviceAccountController']);
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
   const kubelet = options.kubelet ?? true;
   const jobController = options.jobController ?? true;
-  const apiServer = await startApiServer({ https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet });
+  // One cluster CA: the kubelet's serving certificate and the API server's kubelet client certificate come from it,
+  // so only this API server may reach the kubelet's logs and exec.
+  const ca = createCertificateAuthority('rayjob-sandbox-ca');
+  const kubeletClient = issueCertificate(ca, { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usages: ['client'] });
+  const apiServer = await startApiServer({
+    https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet,
+    kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
+  });
   const started: Array<[string, StartedComponent]> = [];
   const stopAll = async (): Promise<void> => {
     for (const [, c] of [...started].reverse()) await c.stop();
@@ -72,9 +104,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   let node: SandboxNode | undefined;
   let controller: JobController | undefined;
+  let lifecycle: NodeLifecycleController | undefined;
+  let apps: AppsControllers | undefined;
   try {
+    const serviceAccounts = startServiceAccountController(createKubeClient({ url: apiServer.url }));
+    started.push(['serviceAccountController', serviceAccounts]);
+    await serviceAccounts.synced;
+    if (options.appsControllers ?? true) {
+      apps = startAppsControllers({ client: createKubeClient({ url: apiServer.url }) });
+      started.push(['appsControllers', apps]);
+    }
+    if (options.nodeLifecycleController ?? true) {
+      lifecycle = startNodeLifecycleController({ client: createKubeClient({ url: apiServer.url }), ...(options.nodeLifecycleTiming && { timing: options.nodeLifecycleTiming }) });
+      started.push(['nodeLifecycleController', lifecycle]);
+    }
     if (kubelet) {
-      node = await startSandboxNode({ ...options.node, url: apiServer.url, dir, images: options.images ?? {} });
+      node = await startSandboxNode({
+        ...options.node, url: apiServer.url, dir, images: options.images ?? {}, kubeletServer: kubeletServing(ca),
+        apiEndpoint: { target: apiServer.url, serving: (host) => apiServing(ca, host), caCert: ca.cert },
+      });
       started.push(['node', node]);
     }
     if (jobController) {
@@ -97,7 +145,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiServer,
     ...(node && { node }),
     ...(controller && { jobController: controller }),
-    components: Object.fromEntries(started.filter(([name]) => name !== 'node' && name !== 'jobController')),
+    ...(lifecycle && { nodeLifecycleController: lifecycle }),
+    ...(apps && { appsControllers: apps }),
+    components: Object.fromEntries(started.filter(([name]) => !builtinComponents.has(name))),
     stop: async () => {
       if (stopped) return;
       stopped = true;

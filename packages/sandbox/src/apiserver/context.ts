@@ -3,6 +3,7 @@
 import type { OwnerIndex } from '../store/owner-index.ts';
 import type { Store } from '../store/store.ts';
 import type { TokenIssuer } from './auth/service-account-tokens.ts';
+import type { KubeletClientTls } from './kubelet-proxy.ts';
 import type { Registry } from './resource-types.ts';
 
 export interface ApiContext {
@@ -12,8 +13,10 @@ export interface ApiContext {
   now(): number;
   /** When true (a kubelet runs), deleting a scheduled, running pod is graceful; otherwise immediate. */
   podGracefulDeletion: boolean;
-  /** Directory holding pod logs (see pod-log.ts for the layout). */
+  /** State directory (kubeconfig). */
   dir: string;
   /** Signs and checks ServiceAccount tokens. */
   tokens: TokenIssuer;
+  /** How the server reaches kubelets for logs and exec (client certificate, CA). */
+  kubeletClient?: KubeletClientTls;
 }

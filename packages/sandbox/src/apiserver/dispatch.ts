@@ -7,7 +7,7 @@ import { readJsonBody, sendError, sendJson } from './http-io.ts';
 import { openapiInfo, openapiV2Doc, openapiV3Doc, openapiV3Index } from './openapi.ts';
 import { openapiV2Protobuf, openapiV2ProtobufType } from './openapi-v2-proto.ts';
 import { bindPod, evictPod } from './pod-actions.ts';
-import { servePodLog } from './pod-logs.ts';
+import { proxyPodLog } from './kubelet-proxy.ts';
 import { forward, resolvePodTarget, resolveServiceTarget } from './proxy.ts';
 import {
   handleCreate,
@@ -88,7 +88,7 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
 
     if (sub !== undefined && sub !== 'status') {
       if (!rt.subresources.includes(sub)) throw notFound(rt.plural, rt.group, name);
-      if (rt.plural === 'pods' && rt.group === '' && sub === 'log' && method === 'GET') return servePodLog(ctx, res, ns, name, url.searchParams);
+      if (rt.plural === 'pods' && rt.group === '' && sub === 'log' && method === 'GET') return proxyPodLog(ctx, ctx.kubeletClient, req, res, ns, name, url.searchParams);
       if (rt.plural === 'pods' && rt.group === '' && sub === 'binding' && method === 'POST') {
         sendJson(res, 201, bindPod(ctx, rt, ns, name, await readJsonBody(req)));
         return;

@@ -16,6 +16,7 @@ import type { ApiContext } from './context.ts';
 import { installCrdDocuments, startCrdController } from './crd-controller.ts';
 import { createDispatcher } from './dispatch.ts';
 import { startHttpsListener } from './https-listener.ts';
+import { proxyPodUpgrade, type KubeletClientTls } from './kubelet-proxy.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { publishKubernetesService } from './kubernetes-service.ts';
 import { createObject } from './objects.ts';
@@ -45,6 +46,8 @@ export interface ApiServerOptions {
    * then points at it. Needed for bearer tokens: kubectl and client-go send them only over TLS.
    */
   https?: boolean;
+  /** TLS toward kubelets (pods/log, pods/exec): client certificate and the CA of their serving certificates. */
+  kubeletClient?: KubeletClientTls;
 }
 
 export interface ApiServer {
@@ -95,6 +98,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     podGracefulDeletion: options.podGracefulDeletion ?? false,
     dir,
     tokens: createTokenIssuer(),
+    ...(options.kubeletClient !== undefined && { kubeletClient: options.kubeletClient }),
   };
   const stopCrds = startCrdController(ctx);
   const gc = startGarbageCollector(ctx);
@@ -110,6 +114,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const handler = createDispatcher(ctx, watches, () => address);
   const server: Server = createServer(handler);
   server.keepAliveTimeout = 30_000;
+  server.on('upgrade', (req, socket, head) => {
+    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec only');
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

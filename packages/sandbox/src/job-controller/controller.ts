@@ -67,10 +67,18 @@ export function startJobController(options: JobControllerOptions): JobController
     const key = jobKeyByUid.get(uid);
     if (key !== undefined) queue.add(key);
     else if (type === 'upsert' && (object.metadata.finalizers?.includes(trackingFinalizer) ?? false)) {
-      // Orphan: its Job is gone. Let the pod go, as Kubernetes does.
-      void jobs.synced.then(() => { if (!jobKeyByUid.has(uid)) void removeFinalizer(object); });
+      // Orphan: its Job is gone. Let the pod go, as Kubernetes does (through a queue: a 409 is retried, never thrown away).
+      void jobs.synced.then(() => orphans.add(`${object.metadata.namespace}/${object.metadata.name}`));
     }
   });
+
+  const orphans = startWorkQueue(async (key) => {
+    const [namespace, name] = key.split('/') as [string, string];
+    const pod = pods.get(namespace, name);
+    const uid = pod === undefined ? undefined : controllerJobUid(pod);
+    if (pod === undefined || uid === undefined || jobKeyByUid.has(uid) || !(pod.metadata.finalizers?.includes(trackingFinalizer) ?? false)) return;
+    await removeFinalizer(pod);
+  }, () => {});
 
   async function removeFinalizer(pod: Pod): Promise<void> {
     const remaining = (pod.metadata.finalizers ?? []).filter((f) => f !== trackingFinalizer);
@@ -154,6 +162,7 @@ export function startJobController(options: JobControllerOptions): JobController
       jobs.stop();
       pods.stop();
       await queue.stop();
+      await orphans.stop();
     },
   };
 }

@@ -20,6 +20,9 @@ export const resources = {
   events: { group: '', version: 'v1', plural: 'events' },
   serviceaccounts: { group: '', version: 'v1', plural: 'serviceaccounts' },
   jobs: { group: 'batch', version: 'v1', plural: 'jobs' },
+  leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' },
+  deployments: { group: 'apps', version: 'v1', plural: 'deployments' },
+  replicasets: { group: 'apps', version: 'v1', plural: 'replicasets' },
 } as const satisfies Record<string, ResourceType>;
 
 export type KubeResult<T> =

@@ -239,3 +239,27 @@ export interface WatchEvent<T> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: T;
 }
+
+export interface NodeCondition extends Omit<Condition, 'lastProbeTime'> {
+  lastHeartbeatTime?: string;
+}
+
+export interface Taint { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'; timeAdded?: string }
+
+export interface NodeStatus {
+  conditions?: NodeCondition[];
+  addresses?: Array<{ type: string; address: string }>;
+  daemonEndpoints?: { kubeletEndpoint?: { Port: number } };
+  capacity?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  nodeInfo?: Record<string, string>;
+}
+
+export interface Node extends KubeObject {
+  spec?: { taints?: Taint[]; unschedulable?: boolean; podCIDR?: string };
+  status?: NodeStatus;
+}
+
+export interface Lease extends KubeObject {
+  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string };
+}

@@ -1,6 +1,8 @@
 export { startSandboxNode } from './sandbox-node.ts';
 export type { SandboxNode, SandboxNodeOptions } from './sandbox-node.ts';
-export { startKubelet, registerNode } from './kubelet.ts';
+export { startKubelet } from './kubelet.ts';
+export { startNodeHeartbeat, nodeStatusFor, nodeStatusChanged, defaultHeartbeatTiming } from './node-heartbeat.ts';
+export type { NodeHeartbeat, HeartbeatTiming } from './node-heartbeat.ts';
 export type { Kubelet, KubeletOptions } from './kubelet.ts';
 export type { ImageProgram, ImageProgramContext, ImageCatalog } from './image-program.ts';
 export { containerArgv, lookupImage } from './image-program.ts';

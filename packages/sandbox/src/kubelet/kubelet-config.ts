@@ -2,10 +2,12 @@
 import type { EventRecorder } from '../kube-client/events.ts';
 import type { KubeClient } from '../kube-client/rest-client.ts';
 import type { ImageCatalog } from './image-program.ts';
+import type { HeartbeatTiming } from './node-heartbeat.ts';
+import { defaultHeartbeatTiming } from './node-heartbeat.ts';
 import type { PodNetwork } from './pod-network.ts';
 import type { VolumeSources } from './volumes.ts';
 
-export interface KubeletTiming {
+export interface KubeletTiming extends HeartbeatTiming {
   /** First container restart back-off (Kubernetes: 10 s, doubling per restart). */
   restartBackoffBaseMs: number;
   /** Restart back-off cap (Kubernetes: 5 min). */
@@ -19,6 +21,7 @@ export interface KubeletTiming {
 }
 
 export const defaultKubeletTiming: KubeletTiming = {
+  ...defaultHeartbeatTiming,
   restartBackoffBaseMs: 10_000,
   restartBackoffMaxMs: 300_000,
   probeTimeScale: 1,
@@ -42,4 +45,10 @@ export interface KubeletDeps {
   log: (message: string) => void;
   /** Events on pods, as the kubelet (source component "kubelet") reports them. */
   events: EventRecorder;
+  /** True while the kubelet plays hung: no status reaches the API server (see Kubelet.freeze). */
+  frozen: () => boolean;
+  /** The `kubernetes` Service variables every container gets (empty when pods have no way to the API server). */
+  serviceEnv: Record<string, string>;
+  /** CA of the in-pod API endpoint: with it, pods get service-account files (token, ca.crt, namespace). */
+  clusterCA: string | undefined;
 }

@@ -1,7 +1,6 @@
 // The sandbox kubelet: registers one Ready Node, binds unscheduled pods to it (the whole
 // "scheduler" of a one-node cluster), and runs a PodWorker per pod bound here. It is an API client
 // only: everything it knows comes from list/watch, everything it says goes through the API.
-import { kubeTime } from '../kube-client/time.ts';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +13,10 @@ import type { ImageCatalog } from './image-program.ts';
 import type { KubeletTiming } from './kubelet-config.ts';
 import { defaultKubeletTiming } from './kubelet-config.ts';
 import { podLogsRoot } from './log-paths.ts';
+import type { KubeletServer, KubeletServerOptions } from './kubelet-server.ts';
+import { startKubeletServer } from './kubelet-server.ts';
+import type { NodeHeartbeat } from './node-heartbeat.ts';
+import { startNodeHeartbeat } from './node-heartbeat.ts';
 import type { PodNetwork } from './pod-network.ts';
 import type { PodWorker } from './pod-worker.ts';
 import { startPodWorker } from './pod-worker.ts';
@@ -32,11 +35,25 @@ export interface KubeletOptions {
   /** Environment every container starts from; defaults to this process's PATH (HOME: a per-pod directory). */
   baseEnv?: Record<string, string>;
   log?: (message: string) => void;
+  /** How pods reach the API server: the `kubernetes` Service variables and the CA their ca.crt holds. */
+  apiAccess?: { env: Record<string, string>; caCert: string };
+  /** The kubelet's HTTPS endpoint (logs, exec) on the node's InternalIP; `false` serves none. */
+  server?: Omit<KubeletServerOptions, 'host' | 'dir' | 'containers' | 'nsenter'> | false;
 }
 
 export interface Kubelet {
   readonly nodeName: string;
   readonly synced: Promise<void>;
+  /** The Lease renewal and node status loops. */
+  readonly heartbeat: NodeHeartbeat;
+  /** The HTTPS endpoint API servers reach for logs and exec (undefined when turned off). */
+  readonly server: KubeletServer | undefined;
+  /**
+   * Plays a hung kubelet (a fault for tests): no Lease renewal, node status or pod status reaches the API server,
+   * while containers keep running. `thaw` resumes and writes every pod's status again.
+   */
+  freeze(): void;
+  thaw(): void;
   /** Kills a running container with SIGKILL and reports it OOMKilled (exit 137). */
   oomKill(namespace: string, pod: string, container: string): boolean;
   /** The host pid of a running container (its process group leader), for tests and faults. */
@@ -71,27 +88,12 @@ function volumeSources(client: KubeClient): VolumeSources {
   };
 }
 
-export async function registerNode(client: KubeClient, nodeName: string, address: string): Promise<void> {
-  const now = kubeTime();
-  const status = {
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
-    addresses: [{ type: 'InternalIP', address }, { type: 'Hostname', address: nodeName }],
-    capacity: { cpu: '2', memory: '24Gi', pods: '250' },
-    allocatable: { cpu: '2', memory: '24Gi', pods: '250' },
-    nodeInfo: { kubeletVersion: 'v1.31.0-rayjob-sandbox', operatingSystem: 'linux', architecture: process.arch === 'x64' ? 'amd64' : process.arch, containerRuntimeVersion: 'sandbox://1', kernelVersion: '', osImage: 'rayjob sandbox', kubeProxyVersion: '', machineID: '', systemUUID: '', bootID: '' },
-  };
-  const body = { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux' } }, spec: {}, status };
-  const created = await client.create<KubeObject>(resources.nodes, {}, body);
-  if (!created.ok && created.status !== 409) throw new Error(`kubelet: could not register node ${nodeName}: ${created.status} ${created.message}`);
-  const current = await client.get<KubeObject>(resources.nodes, { name: nodeName });
-  if (current.ok) await client.replace(resources.nodes, { name: nodeName, subresource: 'status' }, { ...current.value, status });
-}
-
 export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const { client } = options;
   const nodeName = options.nodeName ?? 'sandbox-node';
   const log = options.log ?? ((message: string) => console.error(`[kubelet] ${message}`));
   const tools = { ip: which('ip'), unshare: which('unshare'), sh: which('sh'), nsenter: which('nsenter') };
+  let frozen = false;
   const deps = {
     client,
     nodeName,
@@ -105,10 +107,37 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' },
     log,
     events: createEventRecorder(client, 'kubelet', nodeName),
+    frozen: () => frozen,
+    serviceEnv: options.apiAccess?.env ?? {},
+    clusterCA: options.apiAccess?.caCert,
   };
   const scheduler = createEventRecorder(client, 'default-scheduler');
-  await registerNode(client, nodeName, options.network.gatewayIP);
   const workers = new Map<string, PodWorker>();
+  const workerOf = (namespace: string, name: string): PodWorker | undefined => {
+    const pod = pods.get(namespace, name);
+    return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
+  };
+  const server = options.server === false ? undefined : await startKubeletServer({
+    ...options.server, host: options.network.gatewayIP, dir: options.dir, nsenter: tools.nsenter,
+    containers: {
+      logTarget(namespace, name, container) {
+        const pod = pods.get(namespace, name);
+        if (pod?.spec.nodeName !== nodeName) return undefined;
+        const status = workerOf(namespace, name)?.containerStatus(container)
+          ?? [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+        return { status, running: () => workerOf(namespace, name)?.containerRunning(container) ?? false };
+      },
+      execTarget: (namespace, name, container) => workerOf(namespace, name)?.execTarget(container),
+    },
+  });
+  const heartbeat = startNodeHeartbeat({ client, facts: { nodeName, address: options.network.gatewayIP, kubeletPort: server?.port ?? 0 }, timing: deps.timing, log });
+  try {
+    await heartbeat.registered;
+  } catch (error) {
+    heartbeat.stop();
+    await server?.stop();
+    throw error;
+  }
   const binding = new Set<string>();
   let stopping = false;
 
@@ -155,18 +184,26 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     worker.update(object);
   });
 
-  const find = (namespace: string, name: string): PodWorker | undefined => {
-    const pod = pods.get(namespace, name);
-    return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
-  };
-
   return {
     nodeName,
     synced: pods.synced,
-    oomKill: (namespace, pod, container) => find(namespace, pod)?.oomKill(container) ?? false,
-    containerPid: (namespace, pod, container) => find(namespace, pod)?.containerPid(container),
+    heartbeat,
+    server,
+    freeze() {
+      frozen = true;
+      heartbeat.pause();
+    },
+    thaw() {
+      frozen = false;
+      heartbeat.resume();
+      for (const worker of workers.values()) worker.resync();
+    },
+    oomKill: (namespace, pod, container) => workerOf(namespace, pod)?.oomKill(container) ?? false,
+    containerPid: (namespace, pod, container) => workerOf(namespace, pod)?.containerPid(container),
     async stop() {
       stopping = true;
+      heartbeat.stop();
+      await server?.stop();
       pods.stop();
       await Promise.all([...workers.values()].map((w) => w.stop()));
       workers.clear();

@@ -1,13 +1,14 @@
-// Container logs, in the layout the API server's pods/log endpoint reads (defined in
-// src/apiserver/pod-logs.ts: <dir>/pods/<namespace>/<pod>/<container>.log, and
-// <container>.previous.log for the run before the last restart). Each file holds one run's stdout
-// and stderr interleaved as written. A pod's first run starts from empty files (a new pod with an
-// old pod's name must not show the old pod's logs).
+// Container logs, as the kubelet writes them and serves them on its endpoint (/containerLogs, which the API
+// server's pods/log proxies to): <dir>/pods/<namespace>/<pod>/<container>.log, and <container>.previous.log for
+// the run before the last restart. Each file holds one run's stdout and stderr interleaved as written (no
+// timestamps added). A pod's first run starts from empty files (a new pod with an old pod's name must not show
+// the old pod's logs).
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { podLogPath } from '../apiserver/pod-logs.ts';
 
-export { podLogPath };
+export function podLogPath(dir: string, namespace: string, pod: string, container: string, previous = false): string {
+  return join(dir, 'pods', namespace, pod, `${container}${previous ? '.previous' : ''}.log`);
+}
 
 export function podLogDir(sandboxDir: string, namespace: string, pod: string): string {
   return dirname(podLogPath(sandboxDir, namespace, pod, 'x'));

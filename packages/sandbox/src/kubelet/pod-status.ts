@@ -77,3 +77,19 @@ export function mergeForeignConditions(live: Pod, computed: Condition[]): Condit
   const foreign = (live.status?.conditions ?? []).filter((c) => !(kubeletConditionTypes as readonly string[]).includes(c.type));
   return [...owned, ...foreign];
 }
+
+const ownedConditionKeys = (status: PodStatus | undefined): string =>
+  (status?.conditions ?? [])
+    .filter((c) => (kubeletConditionTypes as readonly string[]).includes(c.type))
+    .map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`)
+    .sort()
+    .join('|');
+
+/**
+ * Whether the live status disagrees with what the kubelet computed, in the parts the kubelet owns (phase and its
+ * conditions). Someone else changed them (the node lifecycle controller marks pods Ready=False when a node stops
+ * heartbeating): the kubelet's status manager writes its own view back, as a real kubelet does.
+ */
+export function kubeletStatusDiffers(live: PodStatus | undefined, computed: PodStatus): boolean {
+  return (live?.phase ?? '') !== (computed.phase ?? '') || ownedConditionKeys(live) !== ownedConditionKeys(computed);
+}

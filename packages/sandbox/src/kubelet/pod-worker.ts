@@ -14,9 +14,10 @@ import { containerArgv, lookupImage } from './image-program.ts';
 import type { KubeletDeps } from './kubelet-config.ts';
 import { podLogDir, prepareContainerLog } from './log-paths.ts';
 import { writePodFiles } from './pod-files.ts';
-import { mergeForeignConditions, podConditions, podPhase } from './pod-status.ts';
+import { kubeletStatusDiffers, mergeForeignConditions, podConditions, podPhase } from './pod-status.ts';
 import { runProbe } from './probes.ts';
 import { terminationMessage } from './termination-message.ts';
+import { needsServiceAccountFiles, serviceAccountMountPath, writeServiceAccountFiles } from './service-account.ts';
 import { prepareVolumes } from './volumes.ts';
 import { unmappedImageMessage } from '../images/unmapped-image.ts';
 
@@ -34,15 +35,25 @@ interface ContainerRun {
   exited: Promise<void> | undefined;
   oomKill: boolean;
   timers: Set<NodeJS.Timeout>;
+  /** The environment this run started with (exec sessions get it too, as in a container). */
+  env: Record<string, string>;
 }
 
 export interface PodWorker {
   update(pod: Pod): void;
+  /** Writes the status if the live object disagrees with the kubelet's view (after a freeze, say). */
+  resync(): void;
   /** The object was removed without us (force deletion): kill at once, clean up, write nothing. */
   gone(): Promise<void>;
   /** Kills the container like the kernel's OOM killer would; false if it is not running. */
   oomKill(container: string): boolean;
   containerPid(container: string): number | undefined;
+  /** Where `kubectl exec` enters a running container: its main process and environment. */
+  execTarget(container: string): { pid: number; env: Record<string, string> } | undefined;
+  /** The kubelet's own, current view of a container (the API's copy may lag behind). */
+  containerStatus(container: string): ContainerStatus | undefined;
+  /** Whether the container's current run may still write logs (for `logs -f`). */
+  containerRunning(container: string): boolean;
   /** Kubelet shutdown: kill everything and clean up, without API writes. */
   stop(): Promise<void>;
 }
@@ -59,7 +70,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   const startTime = pod.status?.startTime ?? nowIso();
   const makeRun = (spec: Container, init: boolean): ContainerRun => ({
     spec, init, restartCount: 0, runs: 0, state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } }, lastState: {},
-    ready: false, started: false, containerID: undefined, pid: undefined, exited: undefined, oomKill: false, timers: new Set(),
+    ready: false, started: false, containerID: undefined, pid: undefined, exited: undefined, oomKill: false, timers: new Set(), env: {},
   });
   const initRuns = (pod.spec.initContainers ?? []).map((c) => makeRun(c, true));
   const runs = pod.spec.containers.map((c) => makeRun(c, false));
@@ -68,6 +79,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let netns: string | undefined;
   let files: { hosts: string; resolv: string } | undefined;
   let volumePaths = new Map<string, string>();
+  let serviceAccountDir: string | undefined;
   let initialized = initRuns.length === 0;
   let initFailed = false;
   let sandboxReady = false;
@@ -102,6 +114,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
 
   let writing: Promise<void> | undefined;
   let dirty = false;
+  let wroteStatus = false;
   const snapshot = (live: Pod): NonNullable<Pod['status']> => {
     const statuses = runs.map(statusOf);
     const initStatuses = initRuns.map(statusOf);
@@ -127,6 +140,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       if (!live.ok || live.value.metadata.uid !== uid) return;
       const body = { ...live.value, status: snapshot(live.value) };
       const written = await deps.client.replace<Pod>(resources.pods, { namespace, name, subresource: 'status' }, body);
+      if (written.ok) wroteStatus = true;
       if (written.ok || written.status === 404) return;
       if (written.status !== 409) { deps.log(`status of ${namespace}/${name}: ${written.status} ${written.message}`); return; }
     }
@@ -134,6 +148,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
 
   function writeStatus(): Promise<void> {
     if (torn && !terminating) return Promise.resolve();
+    if (deps.frozen()) return Promise.resolve();
     dirty = true;
     if (writing !== undefined) return writing.then(() => (dirty ? writeStatus() : undefined));
     dirty = false;
@@ -174,7 +189,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     // (pyenv, cargo...) must not run in `bash -l` containers.
     const home = join(podDir, 'home');
     mkdirSync(home, { recursive: true });
-    const env = { HOME: home, ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...(program.env ?? {}), ...resolved.env };
+    const env = { HOME: home, ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...deps.serviceEnv, ...(program.env ?? {}), ...resolved.env };
     let argv = containerArgv(program, run.spec, resolved.env);
     if (program.rewrite !== undefined) argv = program.rewrite(argv, { podName: name, namespace, podIP, containerName: run.spec.name, env });
     const runDir = join(podDir, 'containers', run.spec.name, String(run.runs));
@@ -198,6 +213,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       if (mount.subPath !== undefined && mount.subPath !== '' && !existsSync(source)) mkdirSync(source, { recursive: true });
       mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly === true });
     }
+    if (serviceAccountDir !== undefined && needsServiceAccountFiles(pod, run.spec)) mounts.push({ source: serviceAccountDir, target: serviceAccountMountPath, readOnly: true });
     mounts.push({ source: messageFile, target: run.spec.terminationMessagePath ?? '/dev/termination-log', readOnly: false });
 
     const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
@@ -212,6 +228,8 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       return;
     }
     run.pid = launched.pid;
+    // Processes started by `kubectl exec` carry the container's marker too, so they end with the container.
+    run.env = { ...env, [containerMarkerVariable]: containerID };
     run.state = { running: { startedAt } };
     event('Normal', 'Pulled', `Container image "${image}" already present on machine`);
     event('Normal', 'Created', `Created container: ${run.spec.name}`);
@@ -342,6 +360,11 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       await new Promise<void>((resolve) => later(workerTimers, deps.timing.configRetryMs, resolve));
     }
     if (terminating) return;
+    const allContainers = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
+    if (deps.clusterCA !== undefined && allContainers.some((c) => needsServiceAccountFiles(pod, c))) {
+      serviceAccountDir = await writeServiceAccountFiles(pod, podDir, deps.sources, deps.clusterCA);
+    }
+    if (terminating) return;
     if (initRuns.length > 0) await runInitContainers();
     else for (const run of runs) void startContainer(run);
   }
@@ -396,6 +419,10 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     update(next) {
       pod = next;
       if (next.metadata.deletionTimestamp !== undefined && terminated === undefined) terminated = terminate();
+      else if (wroteStatus && !terminating && kubeletStatusDiffers(next.status, snapshot(next))) void writeStatus();
+    },
+    resync() {
+      if (!terminating) void writeStatus();
     },
     async gone() {
       terminating = true;
@@ -411,6 +438,18 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       return true;
     },
     containerPid: (containerName) => [...runs, ...initRuns].find((r) => r.spec.name === containerName)?.pid,
+    execTarget(containerName) {
+      const run = runs.find((r) => r.spec.name === containerName) ?? initRuns.find((r) => r.spec.name === containerName);
+      return run?.pid === undefined ? undefined : { pid: run.pid, env: run.env };
+    },
+    containerStatus(containerName) {
+      const run = runs.find((r) => r.spec.name === containerName) ?? initRuns.find((r) => r.spec.name === containerName);
+      return run === undefined ? undefined : statusOf(run);
+    },
+    containerRunning(containerName) {
+      const run = runs.find((r) => r.spec.name === containerName) ?? initRuns.find((r) => r.spec.name === containerName);
+      return run !== undefined && !torn && run.state.terminated === undefined;
+    },
     async stop() {
       terminating = true;
       await killAll(0);

@@ -9,7 +9,9 @@ import { startEndpointsController } from '../dns/endpoints-controller.ts';
 import type { KubeClient } from '../kube-client/rest-client.ts';
 import { createKubeClient } from '../kube-client/rest-client.ts';
 import type { ImageCatalog } from './image-program.ts';
-import type { Kubelet } from './kubelet.ts';
+import type { ApiEndpoint, ApiEndpointOptions } from './api-endpoint.ts';
+import { startApiEndpoint } from './api-endpoint.ts';
+import type { Kubelet, KubeletOptions } from './kubelet.ts';
 import { startKubelet } from './kubelet.ts';
 import { removeCreatedMountPoints } from './container-process.ts';
 import { anyLiveClaim } from './network-claims.ts';
@@ -32,6 +34,10 @@ export interface SandboxNodeOptions {
   timing?: Partial<KubeletTiming>;
   baseEnv?: Record<string, string>;
   log?: (message: string) => void;
+  /** The kubelet's HTTPS endpoint (serving certificate, client CA); `false` serves none. */
+  kubeletServer?: KubeletOptions['server'];
+  /** Give pods a way to the API server (an endpoint on the pod network, service variables, service-account files). */
+  apiEndpoint?: Omit<ApiEndpointOptions, 'host'> & { caCert: string };
 }
 
 export interface SandboxNode {
@@ -52,13 +58,18 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
   const clusterDomain = options.clusterDomain ?? 'cluster.local';
   let dns: ClusterDns | undefined;
   let endpoints: EndpointsController | undefined;
+  let apiEndpoint: ApiEndpoint | undefined;
   try {
+    if (options.apiEndpoint !== undefined) apiEndpoint = await startApiEndpoint({ ...options.apiEndpoint, host: network.gatewayIP });
     dns = await startClusterDns({ client, host: network.gatewayIP, port: options.dnsPort ?? 53, clusterDomain });
     endpoints = startEndpointsController(client, options.log);
     const kubelet = await startKubelet({
       client, dir: options.dir, images: options.images, network, clusterDomain,
       nameserver: dns.host, nodeName: options.nodeName, timing: options.timing, baseEnv: options.baseEnv, log: options.log,
+      ...(options.kubeletServer !== undefined && { server: options.kubeletServer }),
+      ...(apiEndpoint !== undefined && options.apiEndpoint !== undefined && { apiAccess: { env: apiEndpoint.env, caCert: options.apiEndpoint.caCert } }),
     });
+    const podApi = apiEndpoint;
     const started = dns;
     const controller = endpoints;
     return {
@@ -68,6 +79,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
       lookup: createClusterLookup({ host: started.host, port: started.port, clusterDomain }),
       async stop() {
         await kubelet.stop();
+        await podApi?.stop();
         await controller.stop();
         await started.stop();
         await network.stop();
@@ -76,6 +88,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
       },
     };
   } catch (error) {
+    await apiEndpoint?.stop();
     await endpoints?.stop();
     await dns?.stop();
     await network.stop();

@@ -1,6 +1,7 @@
 // Start-up time, clean shutdown (no file, socket or process left), the composed sandbox running a Job
 // end to end, and the rayjob-sandbox CLI (up / down) as a real child process.
 import { spawn, execFile } from 'node:child_process';
+import { get as httpsGet } from 'node:https';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -54,6 +55,12 @@ describe('startSandbox', () => {
       const pods = (await http(sandbox.apiServer, 'GET', '/api/v1/namespaces/default/pods?labelSelector=job-name%3Dhello')).body.items;
       const log = await http(sandbox.apiServer, 'GET', `/api/v1/namespaces/default/pods/${pods[0].metadata.name}/log`);
       expect(log.text).toBe('hello from a pod\n');
+      // The log came from the kubelet's endpoint, which answers only clients with a certificate of the sandbox's CA.
+      const port = sandbox.node?.kubelet.server?.port ?? 0;
+      const anonymous = await new Promise<number>((resolve, reject) => {
+        httpsGet({ host: sandbox.node?.network.gatewayIP, port, path: `/containerLogs/default/${pods[0].metadata.name}/main`, rejectUnauthorized: false }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject);
+      });
+      expect(anonymous).toBe(401);
     } finally {
       await sandbox.stop();
     }

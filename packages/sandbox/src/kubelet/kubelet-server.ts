@@ -1,0 +1,122 @@
+// The kubelet's HTTPS endpoint (port in the Node's daemonEndpoints.kubeletEndpoint.Port, on its InternalIP):
+// /healthz, /containerLogs/{ns}/{pod}/{container} and /exec/{ns}/{pod}/{container}. API servers reach logs and
+// exec through it, as kube-apiserver reaches a kubelet. Authentication as a kubelet's: a client certificate signed
+// by the configured client CA; without a client CA, anonymous requests are allowed (the kubelet binary's default).
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+import { WebSocketServer } from 'ws';
+import type { CertificateAndKey } from '../pki/x509.ts';
+import { selfSignedCertificate } from '../pki/x509.ts';
+import type { LogTarget } from './container-logs.ts';
+import { serveContainerLog } from './container-logs.ts';
+import { parseExecQuery, remoteCommandProtocols, runExecSession } from './remote-command.ts';
+
+/** What the server needs from the kubelet: its running containers. */
+export interface KubeletContainers {
+  /** Undefined when the pod does not run on this kubelet. */
+  logTarget(namespace: string, pod: string, container: string): Pick<LogTarget, 'status' | 'running'> | undefined;
+  execTarget(namespace: string, pod: string, container: string): { pid: number; env: Record<string, string> } | undefined;
+}
+
+export interface KubeletServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Sandbox dir (container logs live under it). */
+  dir: string;
+  containers: KubeletContainers;
+  nsenter: string;
+  /**
+   * Serving certificate, or a function issuing one for the address served; default: a self-signed one for
+   * `host`, as a kubelet without a CA makes for itself.
+   */
+  serving?: CertificateAndKey | ((host: string) => CertificateAndKey);
+  /** CA whose client certificates are accepted; without it anonymous requests are allowed. */
+  clientCA?: string;
+}
+
+export interface KubeletServer {
+  readonly port: number;
+  /** The serving certificate (PEM), for clients that want to verify it. */
+  readonly servingCert: string;
+  stop(): Promise<void>;
+}
+
+const routeRe = /^\/(containerLogs|exec)\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
+
+function authenticated(req: IncomingMessage, clientCA: string | undefined): boolean {
+  return clientCA === undefined || (req.socket as TLSSocket).authorized;
+}
+
+function reject(socket: Duplex, code: number, text: string): void {
+  socket.end(`HTTP/1.1 ${code} ${code === 401 ? 'Unauthorized' : code === 404 ? 'Not Found' : 'Bad Request'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+export async function startKubeletServer(options: KubeletServerOptions): Promise<KubeletServer> {
+  const serving = typeof options.serving === 'function' ? options.serving(options.host) : options.serving ?? selfSignedCertificate({ commonName: `${options.host}@kubelet`, ipAddresses: [options.host], dnsNames: ['localhost'], usages: ['server'] });
+  const sockets = new Set<Duplex>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => remoteCommandProtocols.find((p) => offered.has(p)) ?? false,
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    if (!authenticated(req, options.clientCA)) { res.writeHead(401, { 'Content-Type': 'text/plain' }); res.end('Unauthorized'); return; }
+    if (url.pathname === '/healthz') { res.writeHead(200, { 'Content-Type': 'text/plain' }); res.end('ok'); return; }
+    const route = routeRe.exec(url.pathname);
+    if (route?.[1] === 'containerLogs' && req.method === 'GET') {
+      const [, , namespace = '', pod = '', container = ''] = route.map(decodeURIComponent);
+      const target = options.containers.logTarget(namespace, pod, container);
+      if (target === undefined) { res.writeHead(404, { 'Content-Type': 'text/plain' }); res.end(`pod "${pod}" in namespace "${namespace}" (container "${container}") not found on this node`); return; }
+      void serveContainerLog(options.dir, { namespace, pod, container, status: target.status, running: () => target.running() }, url.searchParams, res).catch(() => res.destroy());
+      return;
+    }
+    if (route?.[1] === 'exec') {
+      res.writeHead(400, { 'Content-Type': 'text/plain' });
+      res.end('exec needs a WebSocket upgrade with protocol v5.channel.k8s.io or v4.channel.k8s.io (SPDY is not served by the sandbox kubelet)');
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('404 page not found');
+  };
+
+  const server: Server = createServer({ cert: serving.cert, key: serving.key, requestCert: true, rejectUnauthorized: false, ...(options.clientCA !== undefined && { ca: options.clientCA }) }, handle);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    if (!authenticated(req, options.clientCA)) { reject(socket, 401, 'Unauthorized'); return; }
+    const route = routeRe.exec(url.pathname);
+    if (route?.[1] !== 'exec') { reject(socket, 404, '404 page not found'); return; }
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+      reject(socket, 400, 'the sandbox kubelet speaks the WebSocket remote-command protocols only (v5.channel.k8s.io, v4.channel.k8s.io), not SPDY');
+      return;
+    }
+    const [, , namespace = '', pod = '', container = ''] = route.map(decodeURIComponent);
+    const target = options.containers.execTarget(namespace, pod, container);
+    if (target === undefined) { reject(socket, 404, `container "${container}" of pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
+    const request = parseExecQuery(url.searchParams);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      void runExecSession(ws, request, { ...target, nsenter: options.nsenter });
+    });
+  });
+  server.on('connection', (s: Duplex) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('secureConnection', (s: Duplex) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(options.port ?? 0, options.host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : 0,
+    servingCert: serving.cert,
+    async stop() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}

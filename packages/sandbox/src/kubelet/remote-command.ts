@@ -1,0 +1,95 @@
+// `kubectl exec` on the kubelet: the WebSocket remote-command protocol (v5.channel.k8s.io, v4.channel.k8s.io).
+// Every binary message starts with a channel byte: 0 stdin, 1 stdout, 2 stderr, 3 the final Status (JSON), 4 terminal
+// resize; v5 adds 255 <channel> from the client to close its stdin. The command runs inside the container's mount,
+// network and UTS namespaces (nsenter on the container's main process) with the container's environment.
+// Without a pseudo-terminal in Node, `tty` sessions run without one (output still streams; no resize).
+import { spawn } from 'node:child_process';
+import type { WebSocket } from 'ws';
+import { resolveExecutable } from './container-process.ts';
+
+export const remoteCommandProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
+
+const channel = { stdin: 0, stdout: 1, stderr: 2, error: 3, resize: 4, close: 255 } as const;
+
+export interface ExecRequest {
+  command: string[];
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+/** Parses the kubelet's exec query (`command` repeated, `input`/`output`/`error`/`tty` = 1 or true). */
+export function parseExecQuery(query: URLSearchParams): ExecRequest {
+  const flag = (name: string): boolean => ['1', 'true'].includes(query.get(name) ?? '');
+  return { command: query.getAll('command'), stdin: flag('input'), stdout: flag('output'), stderr: flag('error'), tty: flag('tty') };
+}
+
+export interface ExecTarget {
+  pid: number;
+  env: Record<string, string>;
+  nsenter: string;
+}
+
+function status(body: Record<string, unknown>): Buffer {
+  return Buffer.concat([Buffer.from([channel.error]), Buffer.from(JSON.stringify({ metadata: {}, ...body }))]);
+}
+
+/** Runs one exec session over an accepted WebSocket; resolves when it is over. */
+export function runExecSession(ws: WebSocket, request: ExecRequest, target: ExecTarget): Promise<void> {
+  const send = (id: number, data: Buffer): void => {
+    if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([id]), data]));
+  };
+  const finish = (body: Record<string, unknown>): void => {
+    if (ws.readyState === ws.OPEN) ws.send(status(body), () => ws.close(1000));
+  };
+  const [program] = request.command;
+  if (program === undefined) {
+    finish({ status: 'Failure', message: 'you must specify at least one command for the container', reason: 'BadRequest', code: 400 });
+    return Promise.resolve();
+  }
+  if (resolveExecutable(program, target.env.PATH) === undefined) {
+    finish({
+      status: 'Failure', reason: 'InternalError', code: 500,
+      message: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec: OCI runtime exec failed: exec failed: unable to start container process: exec: "${program}": executable file not found in $PATH: unknown`,
+    });
+    return Promise.resolve();
+  }
+  const child = spawn(target.nsenter, ['-t', String(target.pid), '-m', '-n', '-u', '--wd', '--', ...request.command], {
+    env: target.env,
+    stdio: [request.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => { if (request.stdout) send(channel.stdout, chunk); });
+  // With a TTY, stderr is folded into stdout as a terminal would show it.
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (request.tty && request.stdout) send(channel.stdout, chunk);
+    else if (request.stderr) send(channel.stderr, chunk);
+  });
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    const bytes = isBinary ? data : Buffer.from(data.toString(), 'utf8');
+    const id = bytes[0];
+    if (id === channel.stdin && child.stdin !== null && !child.stdin.destroyed) child.stdin.write(bytes.subarray(1));
+    if (id === channel.close && bytes[1] === channel.stdin) child.stdin?.end();
+  });
+  child.stdin?.on('error', () => {});
+  ws.on('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      finish({ status: 'Failure', reason: 'InternalError', code: 500, message: `Internal error occurred: error executing command in container: ${error.message}` });
+      resolve();
+    });
+    // 'close' (not 'exit'): every byte of stdout and stderr has been sent before the Status.
+    child.on('close', (code, signal) => {
+      const exitCode = code ?? 128 + (signal === null ? 0 : 9);
+      if (exitCode === 0) finish({ status: 'Success' });
+      else {
+        finish({
+          status: 'Failure', reason: 'NonZeroExitCode',
+          message: `command terminated with non-zero exit code: error executing command [${request.command.join(' ')}], exit code ${exitCode}`,
+          details: { causes: [{ reason: 'ExitCode', message: String(exitCode) }] },
+        });
+      }
+      resolve();
+    });
+  });
+}
