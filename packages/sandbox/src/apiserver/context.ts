@@ -3,7 +3,6 @@
 import type { OwnerIndex } from '../store/owner-index.ts';
 import type { Store } from '../store/store.ts';
 import type { TokenIssuer } from './auth/service-account-tokens.ts';
-import type { KubeletClientTls } from './kubelet-proxy.ts';
 import type { Registry } from './resource-types.ts';
 
 export interface ApiContext {
@@ -19,4 +18,12 @@ export interface ApiContext {
   tokens: TokenIssuer;
   /** How the server reaches kubelets for logs and exec (client certificate, CA). */
   kubeletClient?: KubeletClientTls;
+}
+
+/** The API server's TLS identity toward kubelets (--kubelet-client-certificate/-key, --kubelet-certificate-authority). */
+export interface KubeletClientTls {
+  cert?: string;
+  key?: string;
+  /** CA to verify kubelet serving certificates with; without it they are not verified (kube-apiserver's default). */
+  ca?: string;
 }

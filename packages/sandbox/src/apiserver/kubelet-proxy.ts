@@ -7,18 +7,12 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { KubeObject } from '../store/types.ts';
-import type { ApiContext } from './context.ts';
+import type { ApiContext, KubeletClientTls } from './context.ts';
 import { ApiError, badRequest, internal, notFound } from './status.ts';
 
 type Obj = Record<string, unknown>;
 
-/** The API server's TLS identity toward kubelets (--kubelet-client-certificate/-key, --kubelet-certificate-authority). */
-export interface KubeletClientTls {
-  cert?: string;
-  key?: string;
-  /** CA to verify kubelet serving certificates with; without it they are not verified (kube-apiserver's default). */
-  ca?: string;
-}
+export type { KubeletClientTls };
 
 const addressPreference = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 
