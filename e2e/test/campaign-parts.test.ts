@@ -42,6 +42,7 @@ describe('the judge', () => {
     ['a job Ray reported SUCCEEDED that ends Complete is right', {}, []],
     ['SUCCEEDED but Failed', { final: final({ deploymentStatus: 'Failed', reason: 'SubmissionFailed', message: 'm' }) }, ['Ray reported SUCCEEDED but the RayJob is Failed/SubmissionFailed: m']],
     ['a live job under a Failed RayJob', { rayStatuses: ['RUNNING'], final: final({ deploymentStatus: 'Failed', reason: 'DeadlineExceeded' }) }, ['a live Ray job (RUNNING) under a Failed RayJob (DeadlineExceeded)']],
+    ['a RUNNING last seen before the head was lost, its new head without the job, is not live', { rayStatuses: ['RUNNING'], rayJobGone: true, final: final({ deploymentStatus: 'Failed', reason: 'AppFailed' }) }, []],
     ['a frozen RUNNING after the agent died is not live', { rayStatuses: ['RUNNING'], agentKilled: true, final: final({ deploymentStatus: 'Failed' }) }, []],
     ['FAILED but Complete', { rayStatuses: ['RUNNING', 'FAILED'] }, ['Ray reported FAILED but the RayJob is Complete']],
     ['ran twice', { submissionsByCluster: new Map([['c', 2]]) }, ['the Ray job ran 2 times on c']],

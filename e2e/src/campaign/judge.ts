@@ -1,6 +1,7 @@
 // The rules every seed's final state is judged by, whatever faults it saw:
 //   a job Ray reported SUCCEEDED ends Complete, one Ray reported FAILED ends Failed;
-//   no live Ray job under a Failed RayJob (a job whose head node died with its agent is not live);
+//   no live Ray job under a Failed RayJob (a job whose head node died with its agent is not live, nor one the
+//   cluster's new head does not know after the head that ran it was lost);
 //   no job run twice on a cluster; the RayJob reaches a terminal state at all;
 //   nothing leaks: after the RayJob is deleted its clusters, Jobs and pods go too.
 import type { Observation } from '../run/observe.ts';
@@ -15,6 +16,8 @@ export interface SeedRecord {
   /** Objects left in the namespace after the RayJob was deleted and the bound passed. */
   leaked: string[];
   reachedTerminal: boolean;
+  /** After the RayJob failed, the cluster's running head had no such job (the head that ran it was lost). */
+  rayJobGone?: boolean;
 }
 
 const live = new Set(['PENDING', 'RUNNING']);
@@ -32,7 +35,7 @@ export function judgeSeed(record: SeedRecord): string[] {
     }
     if (everFailed && !everSucceeded && final.deploymentStatus === 'Complete') problems.push('Ray reported FAILED but the RayJob is Complete');
     const lastRay = record.rayStatuses.at(-1);
-    if (final.deploymentStatus === 'Failed' && lastRay !== undefined && live.has(lastRay) && !record.agentKilled) {
+    if (final.deploymentStatus === 'Failed' && lastRay !== undefined && live.has(lastRay) && !record.agentKilled && record.rayJobGone !== true) {
       problems.push(`a live Ray job (${lastRay}) under a Failed RayJob (${final.reason})`);
     }
   }

@@ -65,6 +65,7 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
     const until = Date.now() + (ctx.terminalWithinSeconds ?? 240) * 1000;
     let stalledSince = Date.now();
     let lastProgress = -1;
+    let started = false;
     while (Date.now() < until) {
       const o = await observe(ctx.driver, namespace, name, start);
       record.final = o;
@@ -79,9 +80,11 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
         lastProgress = o.progress;
         stalledSince = Date.now();
       }
-      // A fault fires when its step is reached, or when the job stopped making progress (after a head loss the
-      // steps never come; the remaining faults still fire, as they would on a real cluster).
-      while (pending[0] && o.deploymentStatus === 'Running' && (o.progress >= pending[0].atStep || Date.now() - stalledSince > 15_000)) {
+      if (o.progress > 0) started = true;
+      // A fault fires when its step is reached, or when the job, once started, stopped making progress (after a
+      // head loss the steps never come; the remaining faults still fire, as they would on a real cluster). A job
+      // not started yet is only slow to start (a loaded machine): its faults wait, they are meant for a running job.
+      while (pending[0] && o.deploymentStatus === 'Running' && (o.progress >= pending[0].atStep || (started && Date.now() - stalledSince > 15_000))) {
         const next = pending.shift();
         if (!next) break;
         // A fault is meant for a running job; one whose job already printed its last step would race the
@@ -98,10 +101,12 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
     }
     // Let a stop reach Ray before judging "no live job under a Failed RayJob".
     if (record.final?.deploymentStatus === 'Failed') {
-      for (let i = 0; i < 10; i += 1) {
+      // A head lost mid-job comes back without the job (no GCS FT): a 404 from the running head means the job is gone.
+      for (let i = 0; i < 30; i += 1) {
         const o = await observe(ctx.driver, namespace, name, start);
         if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
-        if (o.rayStatus === undefined || !['PENDING', 'RUNNING'].includes(o.rayStatus)) break;
+        record.rayJobGone = o.rayJobNotFound === true;
+        if (record.rayJobGone || (o.rayStatus !== undefined && !['PENDING', 'RUNNING'].includes(o.rayStatus))) break;
         await sleep(1000);
       }
     }

@@ -30,6 +30,8 @@ export interface Observation {
   logs?: string;
   /** Ray's status of the job (undefined: the dashboard did not answer). */
   rayStatus?: string;
+  /** The head answered 404 for the job: no such job on the cluster's current head (a new head after a loss). */
+  rayJobNotFound?: boolean;
   /** Names of every submitter pod present now. */
   submitterPods: string[];
 }
@@ -121,6 +123,7 @@ export async function observe(driver: Driver, namespace: string, name: string, s
     }
     if (observation.jobId !== '') {
       const job = await driver.dashboard(namespace, service, `/api/jobs/${encodeURIComponent(observation.jobId)}`);
+      if (job?.status === 404) observation.rayJobNotFound = true;
       if (job?.status === 200) {
         try {
           observation.rayStatus = str((JSON.parse(job.body) as { status?: unknown }).status);

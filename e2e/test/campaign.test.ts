@@ -1,0 +1,42 @@
+// A CI-sized fault campaign: a fixed set of seeds through the same code as `npm run campaign` (one sandbox, our
+// operator behind the API fault proxy, seeds run concurrently), each seed judged by the campaign's rules. A
+// failure names the seed, its events and the command that replays it alone.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFailure, runCampaign, type CampaignResult } from '../src/campaign/campaign.ts';
+import { planSeed, describeFault } from '../src/campaign/schedule.ts';
+import { stateHostDir } from '../src/scenario/manifests.ts';
+
+/** Fixed seeds: between them every submission mode, job faults, API faults and an operator restart. */
+const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+const concurrency = 6;
+
+let campaign: CampaignResult;
+
+beforeAll(async () => {
+  campaign = await runCampaign({
+    seeds,
+    concurrency,
+    operatorRestarts: true,
+    onSeed: (r, done) => process.stdout.write(`[campaign] seed ${r.seed} (${done}/${seeds.length}, ${r.seconds.toFixed(0)} s): ${r.problems.length === 0 ? 'ok' : 'WRONG'}\n`),
+  });
+  process.stdout.write(`[campaign] ${seeds.length} seeds in ${campaign.minutes.toFixed(1)} min (${campaign.seedsPerMinute.toFixed(1)} seeds/min)\n`);
+}, 900_000);
+
+afterAll(() => rmSync(stateHostDir, { recursive: true, force: true }));
+
+describe('fault campaign (CI seeds)', () => {
+  it('the fixed seeds cover each mode and each kind of fault', () => {
+    const plans = seeds.map((s) => planSeed(s));
+    const modes = new Set(plans.map((p) => p.shape.mode));
+    const kinds = new Set(plans.flatMap((p) => p.faults.map((f) => f.fault.kind)));
+    expect([...modes].sort()).toEqual(['HTTPMode', 'K8sJobMode', 'SidecarMode']);
+    expect([...kinds].sort(), plans.map((p) => `${p.seed}: ${p.faults.map((f) => describeFault(f.fault)).join(',')}`).join('\n')).toEqual(['api', 'job', 'operator']);
+  });
+
+  it.each(seeds)('seed %i ends with no wrong outcome', (seed) => {
+    const result = campaign.results.find((r) => r.seed === seed);
+    expect(result, `seed ${seed} did not run`).toBeDefined();
+    if (result && result.problems.length > 0) expect.fail(describeFailure(result));
+  });
+});
