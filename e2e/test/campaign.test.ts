@@ -27,7 +27,7 @@ afterAll(() => rmSync(stateHostDir, { recursive: true, force: true }));
 
 describe('fault campaign (CI seeds)', () => {
   it('the fixed seeds cover each mode and each kind of fault', () => {
-    const plans = seeds.map((s) => planSeed(s));
+    const plans = seeds.map((s) => planSeed(s, { operatorRestarts: true }));
     const modes = new Set(plans.map((p) => p.shape.mode));
     const kinds = new Set(plans.flatMap((p) => p.faults.map((f) => f.fault.kind)));
     expect([...modes].sort()).toEqual(['HTTPMode', 'K8sJobMode', 'SidecarMode']);
