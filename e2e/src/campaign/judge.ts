@@ -16,7 +16,7 @@ export interface SeedRecord {
   /** Objects left in the namespace after the RayJob was deleted and the bound passed. */
   leaked: string[];
   reachedTerminal: boolean;
-  /** After the RayJob failed, the cluster's running head had no such job (the head that ran it was lost). */
+  /** After the RayJob failed, the head that ran the job was gone (replaced or deleted) or had no such job. */
   rayJobGone?: boolean;
 }
 

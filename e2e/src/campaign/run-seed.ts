@@ -66,10 +66,13 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
     let stalledSince = Date.now();
     let lastProgress = -1;
     let started = false;
+    /** The head pod that last answered for the job. */
+    let rayHead: string | undefined;
     while (Date.now() < until) {
       const o = await observe(ctx.driver, namespace, name, start);
       record.final = o;
       if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
+      if (o.rayStatus !== undefined) rayHead = o.headPod;
       if (o.cluster && o.submissions !== undefined) record.submissionsByCluster.set(o.cluster, Math.max(record.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
       if (terminal.has(o.deploymentStatus)) {
         record.reachedTerminal = true;
@@ -105,7 +108,8 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
       for (let i = 0; i < 30; i += 1) {
         const o = await observe(ctx.driver, namespace, name, start);
         if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
-        record.rayJobGone = o.rayJobNotFound === true;
+        // No GCS FT: a Ray job lives only on the head pod that ran it; a new head (or none) means the job is gone.
+        record.rayJobGone = o.rayJobNotFound === true || (rayHead !== undefined && o.headPod !== rayHead);
         if (record.rayJobGone || (o.rayStatus !== undefined && !['PENDING', 'RUNNING'].includes(o.rayStatus))) break;
         await sleep(1000);
       }
