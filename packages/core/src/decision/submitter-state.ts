@@ -49,7 +49,7 @@ export function fromK8sJob(job: K8sJob | undefined, pods: Pod[], jobId: string):
     ...none,
     exists: true,
     failure: failed ? { message: messages.submitterJobFailed(failed.reason ?? '', failed.message ?? '') } : undefined,
-    finishedAt: parseKubeTime(finished?.lastTransitionTime),
+    finishedAt: parseKubeTime(finished?.lastTransitionTime) ?? succeededAt(pods),
     terminationMessage: latestTerminationMessage(pods.map((p) => firstContainerStatus(p)), jobId),
   };
 }
@@ -74,6 +74,23 @@ export function fromHeadPods(headPods: Pod[], jobId: string, restartGate: boolea
     finishedAt: parseKubeTime(terminated?.finishedAt),
     terminationMessage: latestTerminationMessage([cs], jobId),
   };
+}
+
+/**
+ * When a submitter pod's container exited 0, if one did: the Job is then bound to turn Complete (one completion,
+ * never retried), so the submitter has finished and #1919's wait is over. Acting on the container's exit instead
+ * of the Job's condition saves the Job controller's round (compat B1). A non-zero exit proves nothing yet: the
+ * Job may retry the pod, and only its Failed condition carries the reason rule 2 reports.
+ */
+function succeededAt(pods: Pod[]): Date | undefined {
+  let first: Date | undefined;
+  for (const pod of pods) {
+    const terminated = firstContainerStatus(pod)?.state?.terminated;
+    if (!terminated || (terminated.exitCode ?? -1) !== 0) continue;
+    const at = parseKubeTime(terminated.finishedAt);
+    if (at && (!first || at < first)) first = at;
+  }
+  return first;
 }
 
 function firstContainerStatus(pod: Pod): ContainerStatus | undefined {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Decision, type DecisionInput, type RayJob } from '../../src/index.ts';
 import {
-  actionTypes, at, CLUSTER, clusterHeadService, DASHBOARD, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, makeCluster, makeRayJob, NAME, run, submitterJob, testSettings,
+  actionTypes, at, CLUSTER, clusterHeadService, DASHBOARD, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, makeCluster, makeRayJob, NAME, run, submitterJob, testSettings, submitterPod,
 } from './fixtures.ts';
 
 interface Row {
@@ -171,6 +171,18 @@ const rows: Row[] = [
     input: () => ({ rayJob: inState('Running'), ...healthyCluster(), submitterJob: submitterJob(), dashboard: found('SUCCEEDED', { endTime: at(50).getTime() }) }),
     deployment: 'Running', actions: [], requeue: 3,
     check: (d) => expect(d.status.jobStatus).toBe('SUCCEEDED'),
+  },
+  {
+    behaviour: 'Running, SUCCEEDED and the submitter container exited 0 before the Job controller marked the Job Complete: Complete at once',
+    input: () => ({ rayJob: inState('Running'), ...healthyCluster(), submitterJob: submitterJob(), submitterPods: [submitterPod(undefined, 51)], dashboard: found('SUCCEEDED', { endTime: at(50).getTime() }), now: at(51) }),
+    deployment: 'Complete', actions: [], requeue: 3,
+    check: (d) => expect(d.status).toMatchObject({ jobStatus: 'SUCCEEDED', succeeded: 1 }),
+  },
+  {
+    behaviour: 'Running, FAILED and the submitter container exited 1 with the Job not yet Failed: stays Running (the Job may retry the pod)',
+    input: () => ({ rayJob: inState('Running'), ...healthyCluster(), submitterJob: submitterJob(), submitterPods: [submitterPod(undefined, 51, 1)], dashboard: found('FAILED', { endTime: at(50).getTime() }), now: at(51) }),
+    deployment: 'Running', actions: [], requeue: 3,
+    check: (d) => expect(d.status.jobStatus).toBe('FAILED'),
   },
   {
     behaviour: 'Running, STOPPED and the submitter finished: Complete',
