@@ -1,10 +1,7 @@
 // Pod and service subresources: binding, eviction (DisruptionTarget then delete), graceful vs force
-// deletion, logs (follow), and the service/pod proxy to a real HTTP server on a loopback pod IP.
-import { mkdir, appendFile, writeFile } from 'node:fs/promises';
+// deletion, logs (an unscheduled pod), and the service/pod proxy to a real HTTP server on a loopback pod IP.
 import { createServer, type Server } from 'node:http';
-import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { podLogPath } from '../../src/index.ts';
 import { http, readWatch, startHarness, type Harness } from '../harness.ts';
 
 let h: Harness;
@@ -80,17 +77,13 @@ describe('pod deletion', () => {
 });
 
 describe('pods/log', () => {
-  it('follows the log file until the container terminates', async () => {
-    await mkPod('follow');
-    await setStatus('follow', { phase: 'Running' });
-    const file = podLogPath(h.server.dir, 'default', 'follow', 'main');
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, 'first\n');
-    const res = await fetch(`${h.server.url}${pods}/follow/log?follow=true`);
-    const reading = res.text();
-    await appendFile(file, 'second\n');
-    await setStatus('follow', { phase: 'Succeeded', containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 0 } } }] });
-    expect(await reading).toBe('first\nsecond\n');
+  // Following a running container's log is the kubelet's job (test/kubelet/restarts-and-logs.test.ts, through
+  // kubectl); what the API server decides itself is that an unscheduled pod has no kubelet to ask.
+  it('an unscheduled pod has no logs yet: 400, waiting to start', async () => {
+    await mkPod('unscheduled');
+    const res = await http(h.server, 'GET', `${pods}/unscheduled/log?follow=true`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('container "main" in pod "unscheduled" is waiting to start: ContainerCreating');
   });
 
   it('asks for a container name when the pod has several', async () => {

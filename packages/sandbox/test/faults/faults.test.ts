@@ -53,14 +53,17 @@ describe('faults', () => {
   it('Ray head faults reach the emulator in a head pod; a worker waits for GCS (ray health-check) and joins', async () => {
     await createPod(h.client, { metadata: { name: 'head', labels: { 'ray.io/node-type': 'head' } }, spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.55.1',
       command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --head --dashboard-host=0.0.0.0 --num-cpus=1 --block'],
-      ports: [{ name: 'dashboard', containerPort: 8265 }], readinessProbe: { exec: { command: ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'] }, periodSeconds: 1 } }] } });
+      ports: [{ name: 'dashboard', containerPort: 8265 }], readinessProbe: { exec: { command: ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'] }, periodSeconds: 1,
+        // The harness scales probe times by 0.05: 40 s is a 2 s timeout, enough for nsenter + bash + wget on a busy machine.
+        timeoutSeconds: 40 } }] } });
     await h.client.create(resources.services, { namespace: 'default' }, { metadata: { name: 'head-svc' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'ray.io/node-type': 'head' }, ports: [{ name: 'dashboard', port: 8265 }] } });
     const head = await waitFor('head ready', async () => {
       const pod = await getPod(h.client, 'head');
       return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? pod : undefined;
     }, 30_000);
     const dashboard = `http://${head.status?.podIP}:8265/api/version`;
-    expect((await fetch(dashboard)).status).toBe(200);
+    // This probe checks the raylet only (as KubeRay's worker probe does), so Ready does not mean the dashboard listens yet.
+    await waitFor('dashboard answers', async () => ((await fetch(dashboard)).status === 200 ? true : undefined), 30_000);
 
     expect(await rayHeadFault(h.client, 'default', 'head', { fault: 'stopDashboard' })).toEqual({ ok: true });
     await expect(fetch(dashboard)).rejects.toThrow();
