@@ -6,6 +6,7 @@ import { copyFile, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubernetesServiceIP } from './kubernetes-service.ts';
@@ -48,12 +49,18 @@ async function cachedServingCerts(host: string): Promise<ServingCerts> {
   }
 }
 
-export async function startHttpsListener(handler: (req: IncomingMessage, res: ServerResponse) => void, host: string, dir: string): Promise<HttpsListener> {
+export async function startHttpsListener(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host: string,
+  dir: string,
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+): Promise<HttpsListener> {
   shared ??= cachedServingCerts(host);
   const certs = await shared;
   const caPath = join(dir, 'ca.crt');
   await copyFile(certs.caPath, caPath);
   const server = createServer({ cert: certs.cert, key: certs.key }, handler);
+  if (upgrade !== undefined) server.on('upgrade', upgrade);
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s) => {
     sockets.add(s);

@@ -1,12 +1,14 @@
 // pods/log and pods/exec reach the kubelet of the pod's node, as in kube-apiserver: the node's address (by
 // kube-apiserver's default preference Hostname, InternalDNS, InternalIP, ExternalDNS, ExternalIP) and
 // daemonEndpoints.kubeletEndpoint.Port, over HTTPS with the API server's kubelet client certificate. Logs are
-// streamed through; exec is an upgrade (WebSocket) proxied byte for byte, so the kubelet's handshake answers.
+// streamed through; exec is an upgrade (WebSocket or SPDY/3.1) proxied byte for byte, so the kubelet's handshake
+// answers. Upgrades are authenticated and authorized first, like every other request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { KubeObject } from '../store/types.ts';
+import { checkRequest } from './auth/requests.ts';
 import type { ApiContext, KubeletClientTls } from './context.ts';
 import { ApiError, badRequest, internal, notFound } from './status.ts';
 
@@ -86,10 +88,12 @@ export async function proxyPodLog(ctx: ApiContext, tls: KubeletClientTls | undef
 
 const execPathRe = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)\/?$/;
 
+const reasonPhrases: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' };
+
 function refuse(socket: Duplex, error: unknown): void {
   const status = error instanceof ApiError ? error.status : internal(error instanceof Error ? error.message : String(error)).status;
   const body = JSON.stringify(status);
-  const reason = status.code === 404 ? 'Not Found' : status.code === 400 ? 'Bad Request' : 'Error';
+  const reason = reasonPhrases[status.code] ?? 'Error';
   socket.end(`HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -114,6 +118,7 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
   const match = execPathRe.exec(url.pathname);
   if (match === null) return false;
   try {
+    checkRequest(ctx, req, url);
     const [, namespace = '', name = '', action] = match.map(decodeURIComponent);
     if (action !== 'exec') throw badRequest(`pods/${action ?? ''} is not supported by the sandbox (exec is)`);
     const pod = ctx.store.get('/pods', namespace, name);
@@ -144,4 +149,12 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
     refuse(socket, error);
   }
   return true;
+}
+
+/** The API server's `upgrade` listener (HTTP and HTTPS ports alike): pod upgrades, else 400. */
+export function podUpgradeHandler(ctx: ApiContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec only');
+  };
 }

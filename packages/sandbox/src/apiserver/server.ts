@@ -16,7 +16,7 @@ import type { ApiContext } from './context.ts';
 import { installCrdDocuments, startCrdController } from './crd-controller.ts';
 import { createDispatcher } from './dispatch.ts';
 import { startHttpsListener } from './https-listener.ts';
-import { proxyPodUpgrade, type KubeletClientTls } from './kubelet-proxy.ts';
+import { podUpgradeHandler, type KubeletClientTls } from './kubelet-proxy.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { publishKubernetesService } from './kubernetes-service.ts';
 import { createObject } from './objects.ts';
@@ -114,9 +114,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const handler = createDispatcher(ctx, watches, () => address);
   const server: Server = createServer(handler);
   server.keepAliveTimeout = 30_000;
-  server.on('upgrade', (req, socket, head) => {
-    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec only');
-  });
+  const upgrade = podUpgradeHandler(ctx);
+  server.on('upgrade', upgrade);
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -132,7 +131,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const url = `http://${address}`;
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, url);
-  const tls = options.https ? await startHttpsListener(handler, host, dir) : undefined;
+  const tls = options.https ? await startHttpsListener(handler, host, dir, upgrade) : undefined;
   const https = tls && { url: tls.url, port: tls.port, caPath: tls.caPath, kubeconfigPath: join(dir, 'kubeconfig-https') };
   if (https) await writeKubeconfig(https.kubeconfigPath, https.url, https.caPath);
   publishKubernetesService(ctx, host, tls?.port ?? port);

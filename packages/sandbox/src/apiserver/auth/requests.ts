@@ -12,9 +12,11 @@ import { authorize, forbiddenMessage, rulesFor, type Attributes } from './rbac.t
 
 const unauthorized = (): ApiError => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
 
-const connectSubresources = new Set(['exec', 'attach', 'portforward', 'proxy']);
-
-/** The RBAC attributes of an HTTP request, as kube-apiserver's request-info resolver derives them. */
+/**
+ * The RBAC attributes of an HTTP request, as kube-apiserver's request-info resolver derives them: the verb follows
+ * the HTTP method for connect subresources too, so a WebSocket exec (GET) needs `get` on pods/exec and a SPDY one
+ * (POST) `create` — kube-apiserver 1.32's behaviour (1.35 adds a second check for `create` on WebSocket upgrades).
+ */
 export function requestAttributes(method: string, url: URL): Attributes {
   const route = parseApiPath(url.pathname);
   const watch = url.searchParams.get('watch');
@@ -22,8 +24,7 @@ export function requestAttributes(method: string, url: URL): Attributes {
   if (route.kind !== 'api' || route.path.resource === undefined) return { verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path: url.pathname };
   const p = route.path;
   let verb: string;
-  if (p.subresource !== undefined && connectSubresources.has(p.subresource) && !(p.subresource === 'proxy' && method === 'GET')) verb = 'create';
-  else if (method === 'GET' || method === 'HEAD') verb = p.legacyWatch || isWatch ? 'watch' : p.name === undefined ? 'list' : 'get';
+  if (method === 'GET' || method === 'HEAD') verb = p.legacyWatch || isWatch ? 'watch' : p.name === undefined ? 'list' : 'get';
   else if (method === 'POST') verb = 'create';
   else if (method === 'PUT') verb = 'update';
   else if (method === 'PATCH') verb = 'patch';

@@ -1,0 +1,109 @@
+// `kubectl exec` against the composed sandbox as against a 1.32 cluster: RBAC decides upgrades like any request
+// (a WebSocket exec is a GET, so `get` on pods/exec; kubectl then falls back to SPDY, a POST, so `create`), on the
+// HTTP and the HTTPS port, with kube-apiserver's 403 text.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/index.ts';
+import { createKubeClient, resources } from '../../src/kube-client/rest-client.ts';
+import type { Pod } from '../../src/kube-client/types.ts';
+import { testImages, waitFor } from '../kubelet/harness.ts';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+let sandbox: Sandbox;
+let token = '';
+
+type Run = { code: number; stdout: string; stderr: string };
+const kubectl = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    const env = { ...process.env, KUBECONFIG: sandbox.kubeconfigPath, HOME: sandbox.dir, ...options.env };
+    const child = execFile('kubectl', args, { timeout: 30_000, env }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }));
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  });
+// Bearer tokens go over TLS only: the HTTPS port, verified with its CA.
+const asBot = (args: string[], env?: Record<string, string>): Promise<Run> =>
+  kubectl([`--server=${sandbox.apiServer.https?.url ?? ''}`, `--certificate-authority=${sandbox.apiServer.https?.caPath ?? ''}`, `--token=${token}`, ...args], { ...(env && { env }) });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ images: testImages, node: { log: () => {} } });
+  const client = createKubeClient({ url: sandbox.url });
+  const created = await client.create<Pod>(resources.pods, { namespace: 'default' }, {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' },
+    spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'exec sleep 600'] }] },
+  });
+  expect(created.ok).toBe(true);
+  await waitFor('pod running', async () => {
+    const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'shell' });
+    return got.ok && got.value.status?.phase === 'Running' ? true : undefined;
+  }, 40_000);
+  expect((await kubectl(['create', 'serviceaccount', 'bot'])).stderr).toBe('');
+  token = (await kubectl(['create', 'token', 'bot', '--duration=1h'])).stdout.trim();
+});
+afterAll(async () => { await sandbox?.stop(); });
+
+describe('exec is authorized like any request', () => {
+  it('a ServiceAccount without a binding gets 403 with kube-apiserver\'s message (kubectl reads the pod first)', async () => {
+    const out = await asBot(['exec', 'shell', '--', 'true']);
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('Error from server (Forbidden): pods "shell" is forbidden: User "system:serviceaccount:default:bot" cannot get resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it('one that may read pods but not exec gets 403 for create on pods/exec (the SPDY fallback\'s verb)', async () => {
+    expect((await kubectl(['create', 'role', 'pod-reader', '--verb=get', '--resource=pods'])).stderr).toBe('');
+    expect((await kubectl(['create', 'rolebinding', 'bot-reads-pods', '--role=pod-reader', '--serviceaccount=default:bot'])).stderr).toBe('');
+    const out = await asBot(['exec', 'shell', '--', 'true']);
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('Error from server (Forbidden): pods "shell" is forbidden: User "system:serviceaccount:default:bot" cannot create resource "pods/exec" in API group "" in the namespace "default"');
+    expect((await asBot(['logs', 'shell'])).stderr).toContain('pods "shell" is forbidden: User "system:serviceaccount:default:bot" cannot get resource "pods/log" in API group "" in the namespace "default"');
+  });
+
+  it('an upgrade is authorized by its method: GET (WebSocket) needs get, POST (SPDY) create, on both ports', async () => {
+    const https = sandbox.apiServer.https;
+    for (const [port, tls] of [[sandbox.apiServer.port, false], [https?.port ?? 0, true]] as const) {
+      const ws = await upgrade({ port, tls, method: 'GET', upgrade: 'websocket', token });
+      expect(ws.status).toBe(403);
+      expect(ws.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message: 'pods "shell" is forbidden: User "system:serviceaccount:default:bot" cannot get resource "pods/exec" in API group "" in the namespace "default"' });
+      const spdy = await upgrade({ port, tls, method: 'POST', upgrade: 'SPDY/3.1', token });
+      expect(spdy.status).toBe(403);
+      expect(spdy.body).toMatchObject({ message: expect.stringContaining('cannot create resource "pods/exec"') });
+      expect((await upgrade({ port, tls, method: 'GET', upgrade: 'websocket', token: 'not-a-token' })).status).toBe(401);
+    }
+  });
+
+  it('a Role granting get on pods/exec lets the WebSocket exec through (stdout, exit code)', async () => {
+    expect((await kubectl(['create', 'role', 'exec-get', '--verb=get', '--resource=pods/exec'])).stderr).toBe('');
+    expect((await kubectl(['create', 'rolebinding', 'bot-exec-get', '--role=exec-get', '--serviceaccount=default:bot'])).stderr).toBe('');
+    const out = await asBot(['exec', 'shell', '--', 'sh', '-c', 'echo via websocket; exit 4']);
+    expect(out).toMatchObject({ code: 4, stdout: 'via websocket\n' });
+    expect((await kubectl(['delete', 'rolebinding', 'bot-exec-get'])).stderr).toBe('');
+  });
+});
+
+/** A raw upgrade request (what kubectl sends first), answered before any switch of protocol when refused. */
+function upgrade(options: { port: number; tls: boolean; method: string; upgrade: string; token: string }): Promise<{ status: number; body: unknown }> {
+  const request = options.tls ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1', port: options.port, method: options.method, path: '/api/v1/namespaces/default/pods/shell/exec?command=true&stdout=true',
+      ...(options.tls && { ca: readFileSync(sandbox.apiServer.https?.caPath ?? '') }),
+      headers: {
+        authorization: `Bearer ${options.token}`, connection: 'Upgrade', upgrade: options.upgrade,
+        ...(options.upgrade === 'websocket'
+          ? { 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'v5.channel.k8s.io' }
+          : { 'x-stream-protocol-version': 'v4.channel.k8s.io' }),
+      },
+    });
+    req.on('upgrade', (_res, socket) => { socket.destroy(); reject(new Error('the upgrade was accepted')); });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
