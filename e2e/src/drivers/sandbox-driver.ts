@@ -5,10 +5,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
-import { startSandbox, type Sandbox } from '@rayjob/sandbox';
+import { realRayImage, startSandbox, type Sandbox } from '@rayjob/sandbox';
 import type { FaultName } from '../scenario/types.ts';
 import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
+import { killPodProcesses } from './pod-processes.ts';
 import { resourcePath, restAccessFromKubeconfig, type RestAccess } from './rest-access.ts';
 import { scenarioImages } from './sandbox-images.ts';
 import type { Driver, FaultTarget, KubeObject, Resource } from './types.ts';
@@ -25,6 +26,11 @@ export interface SandboxDriverOptions {
   dir?: string;
   /** Put the API fault proxy between the operator and the API server (the campaign's API faults). */
   apiFaults?: boolean;
+  /**
+   * A real Ray installation's bin directory: `rayproject/ray` runs real Ray instead of the emulator, and Ray
+   * faults are real (the head pod's JobHead process killed, its DashboardAgent killed with SIGKILL).
+   */
+  realRayBin?: string;
 }
 
 export interface SandboxDriver extends Driver {
@@ -40,7 +46,9 @@ async function expectOk(what: string, result: Promise<{ status: number; text: st
 }
 
 export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
-  const sandbox = await startSandbox({ ...(options.dir && { dir: options.dir }), crds, images: scenarioImages() });
+  const images = scenarioImages();
+  if (options.realRayBin !== undefined) images['rayproject/ray'] = realRayImage({ rayBin: options.realRayBin });
+  const sandbox = await startSandbox({ ...(options.dir && { dir: options.dir }), crds, images });
   const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
   const operatorLog = join(sandbox.dir, 'operator.log');
   const proxy = options.apiFaults ? await startApiFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
@@ -59,6 +67,12 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     const pod = await rest.get('pods', target.namespace, target.headPod);
     const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
     if (!ip) throw new Error(`${fault}: head pod ${target.headPod} has no IP`);
+    if (options.realRayBin !== undefined) {
+      // What `kubectl exec <head> -- pkill [-9] -f ...` does on a real cluster, limited to this head pod's processes.
+      if (fault === 'restartJobHead') killPodProcesses(ip, /ray-dashboard-JobHead/, 'SIGTERM');
+      else killPodProcesses(ip, /ray::DashboardAgent/, 'SIGKILL');
+      return;
+    }
     const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`${fault}: ${response.status} ${await response.text()}`);
   };

@@ -24,3 +24,4 @@ export type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
 export { createKubeClient } from './kube-client/rest-client.ts';
 export { createClusterLookup } from './dns/index.ts';
 export { deletePod, forceDeletePod, evictPod, oomKillContainer, rayHeadFault } from './faults/index.ts';
+export { defaultImages, findRealRayBin, submitterImageName, operatorImageName } from './images/default-images.ts';

@@ -1,0 +1,46 @@
+// A pod's processes on the sandbox's node, found without `kubectl exec`: the sandbox has no PID namespaces, so
+// `pkill -f` would reach every pod's Ray; a pod's own processes are the ones in its network namespace, i.e.
+// those whose /proc/<pid>/net/fib_trie lists the pod's IP as a local address. Used for real-Ray faults.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process ended meanwhile, or is not ours to read
+  }
+};
+
+/** Whether a process's network namespace has `ip` as a local (/32 host LOCAL) address. */
+export function inNetworkOf(pid: number, ip: string): boolean {
+  const trie = read(`/proc/${pid}/net/fib_trie`);
+  if (trie === undefined) return false;
+  const lines = trie.split('\n');
+  return lines.some((line, i) => line.trim() === `|-- ${ip}` && (lines[i + 1] ?? '').includes('/32 host LOCAL'));
+}
+
+/** Pids whose command line matches `pattern` (as `pkill -f` matches) and that live in the pod with `podIP`. */
+export function podProcesses(podIP: string, pattern: RegExp): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = read(`/proc/${entry}/cmdline`);
+    if (cmdline === undefined || !pattern.test(cmdline.replaceAll('\0', ' ').trim())) continue;
+    if (inNetworkOf(Number(entry), podIP)) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** Signals a pod's matching processes; an error names the pod and pattern when none was found. */
+export function killPodProcesses(podIP: string, pattern: RegExp, signal: NodeJS.Signals): number[] {
+  const pids = podProcesses(podIP, pattern);
+  if (pids.length === 0) throw new Error(`no process matching ${pattern} in the pod at ${podIP}`);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  return pids;
+}
