@@ -70,7 +70,8 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     if (options.realRayBin !== undefined) {
       // What `kubectl exec <head> -- pkill [-9] -f ...` does on a real cluster, limited to this head pod's processes.
       if (fault === 'restartJobHead') killPodProcesses(ip, /ray-dashboard-JobHead/, 'SIGTERM');
-      else killPodProcesses(ip, /ray::DashboardAgent/, 'SIGKILL');
+      // The agent's title is `ray::DashboardAgent` once it set it; before that its command line names agent.py.
+      else killPodProcesses(ip, /ray::DashboardAgent|ray\/dashboard\/agent\.py/, 'SIGKILL');
       return;
     }
     const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
