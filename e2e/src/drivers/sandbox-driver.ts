@@ -103,7 +103,7 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
   const driver: SandboxDriver = {
     name: 'sandbox',
     kubeconfigPath: sandbox.kubeconfigPath,
-    abilities: new Set(['operatorRestart']),
+    abilities: new Set(options.realRayBin === undefined ? ['operatorRestart'] : ['operatorRestart', 'realRay']),
     sandbox,
     operator,
     operatorLog,

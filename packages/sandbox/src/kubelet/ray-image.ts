@@ -79,6 +79,12 @@ export function realRayImage(options: RealRayImageOptions): ImageProgram {
       // A pod's env still overrides these.
       RAY_DASHBOARD_SUBPROCESS_MODULE_WAIT_READY_TIMEOUT: '300',
       RAY_DASHBOARD_STARTUP_TIMEOUT_S: '300',
+      // `ray start` gives the raylet 30 s to register with the GCS, and the raylet gives the DashboardAgent a
+      // few seconds to publish its ports; a head starting on a loaded machine misses both and exits.
+      RAY_raylet_start_wait_time_s: '300',
+      RAY_agent_register_timeout_ms: '300000',
+      // No machine here reaches Ray's usage-stats server: a head would only spend time trying.
+      RAY_USAGE_STATS_ENABLED: '0',
     },
     mounts: [{ source: options.rayBin, target: '/usr/local/sbin' }],
   };
