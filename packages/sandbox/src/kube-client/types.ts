@@ -43,7 +43,7 @@ export interface EnvFromSource {
 
 export interface Probe {
   exec?: { command: string[] };
-  httpGet?: { path?: string; port: number | string; host?: string; scheme?: string };
+  httpGet?: { path?: string; port: number | string; host?: string; scheme?: string; httpHeaders?: Array<{ name: string; value: string }> };
   tcpSocket?: { port: number | string; host?: string };
   initialDelaySeconds?: number;
   periodSeconds?: number;

@@ -1,6 +1,8 @@
 // Runs one probe attempt: exec inside the container's mount and network namespaces with its env, HTTP
 // GET against the pod IP (2xx/3xx pass), or a TCP connect. Each attempt is bounded by its timeout.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Container, Probe } from '../kube-client/types.ts';
 
@@ -30,18 +32,34 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
   });
 }
 
-async function httpProbe(probe: NonNullable<Probe['httpGet']>, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
+/** The kubelet's probe User-Agent (`kube-probe/<major>.<minor>` of the node's version, see node-heartbeat.ts). */
+export const probeUserAgent = 'kube-probe/1.32';
+
+function httpProbe(probe: NonNullable<Probe['httpGet']>, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
   const port = portNumber(probe.port, target.container);
-  if (port === undefined) return false;
-  const scheme = (probe.scheme ?? 'HTTP').toLowerCase();
-  const url = `${scheme}://${probe.host ?? target.podIP}:${port}${probe.path ?? '/'}`;
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    await response.body?.cancel();
-    return response.status >= 200 && response.status < 400;
-  } catch {
-    return false;
-  }
+  if (port === undefined) return Promise.resolve(false);
+  // Sent as the kubelet sends it (plain HTTP client, its User-Agent, `Accept: */*`, the probe's headers on
+  // top), not with fetch: fetch adds Sec-Fetch-Mode, and Ray's dashboard agent answers 403 to browser-like requests.
+  const headers: Record<string, string> = { 'User-Agent': probeUserAgent, Accept: '*/*' };
+  for (const h of probe.httpHeaders ?? []) headers[h.name] = h.value;
+  const https = (probe.scheme ?? 'HTTP').toUpperCase() === 'HTTPS';
+  const options = { host: probe.host ?? target.podIP, port, path: probe.path ?? '/', method: 'GET', headers, timeout: timeoutMs };
+  return new Promise((resolve) => {
+    // The kubelet does not verify a probe's TLS certificate.
+    const request = https ? httpsRequest({ ...options, rejectUnauthorized: false }) : httpRequest(options);
+    const timer = setTimeout(() => request.destroy(), timeoutMs);
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      response.resume();
+      const status = response.statusCode ?? 0;
+      request.destroy();
+      resolve(status >= 200 && status < 400);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => { clearTimeout(timer); resolve(false); });
+    request.on('close', () => { clearTimeout(timer); resolve(false); });
+    request.end();
+  });
 }
 
 function tcpProbe(probe: NonNullable<Probe['tcpSocket']>, target: ProbeTarget, timeoutMs: number): Promise<boolean> {
