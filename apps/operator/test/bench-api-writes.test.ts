@@ -32,4 +32,15 @@ describe('analyse', () => {
     expect(a.noOps.map((n) => n.kind)).toEqual(['update rayjobs/status']);
     expect([...a.changes]).toEqual([['update rayjobs/status: (nothing)', 1], ['update rayjobs/status: status.jobStatus', 1]]);
   });
+
+  it('does not flag the patch removing the last finalizer of an object being deleted (the server answers with the deleted object as it was)', () => {
+    const deleting = { metadata: { name: 'a', resourceVersion: '7', deletionTimestamp: '2026-12-03T10:00:00Z', finalizers: ['ray.io/rayjob-finalizer'] } };
+    const release: ProxiedRequest = {
+      method: 'PATCH', path: '/apis/ray.io/v1/namespaces/default/rayjobs/a', status: 200, at: 0, upgrade: false,
+      body: JSON.stringify({ metadata: { finalizers: [], resourceVersion: '7' } }), before: deleting, response: JSON.stringify(deleting),
+    };
+    const a = analyse([release]);
+    expect(a.noOps).toEqual([]);
+    expect([...a.changes]).toEqual([['patch rayjobs: metadata.finalizers (last removed: deleted)', 1]]);
+  });
 });

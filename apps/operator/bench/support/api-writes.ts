@@ -47,6 +47,18 @@ export function changedPaths(a: unknown, b: unknown, prefix = '', depth = 0): st
   return [...keys].flatMap((k) => changedPaths((a as Obj)[k], (b as Obj)[k], prefix ? `${prefix}.${k}` : k, depth + 1));
 }
 
+/** A write that empties the finalizers of an object being deleted (which the API server then removes). */
+function releasesLastFinalizer(before: unknown, body: string | undefined): boolean {
+  const meta = (before as { metadata?: { deletionTimestamp?: string; finalizers?: string[] } } | undefined)?.metadata;
+  if (!meta?.deletionTimestamp || !(meta.finalizers ?? []).length) return false;
+  try {
+    const sent = (JSON.parse(body ?? '') as { metadata?: { finalizers?: unknown } }).metadata?.finalizers;
+    return Array.isArray(sent) && sent.length === 0;
+  } catch {
+    return false;
+  }
+}
+
 export interface WriteAnalysis {
   /** `verb resource` -> count. */
   byKind: Map<string, number>;
@@ -91,6 +103,12 @@ export function analyse(requests: ProxiedRequest[]): WriteAnalysis {
         continue;
       }
       const paths = changedPaths(comparable(r.before), comparable(after));
+      if (paths.length === 0 && releasesLastFinalizer(r.before, r.body)) {
+        // The API server deletes the object and answers with it as it was: the write did change it.
+        const released = `${kind}: metadata.finalizers (last removed: deleted)`;
+        changes.set(released, (changes.get(released) ?? 0) + 1);
+        continue;
+      }
       if (paths.length === 0) noOps.push({ kind, path: r.path, body: r.body ?? '' });
       const key = `${kind}: ${paths.length ? paths.join(',') : '(nothing)'}`;
       changes.set(key, (changes.get(key) ?? 0) + 1);

@@ -98,7 +98,9 @@ function finish(ctx: Context, ending: Ending, managed: boolean): Decision {
     const generation = ctx.rayJob.metadata.generation;
     if (generation !== undefined) ctx.status.observedGeneration = generation;
   }
-  const statusChanged = !statusEqual(ctx.original, ctx.status);
+  // The RayCluster status copy rides along with the RayJob's own changes: a cluster status change alone (each
+  // pod and condition update while the cluster comes up) is no reason for a write of its own (compat B2).
+  const statusChanged = !statusEqual(withoutClusterCopy(ctx.original), withoutClusterCopy(ctx.status));
   const destructive = ctx.actions.some((a) => a.type === 'stopRayJob' || a.type === 'deleteCluster' || a.type === 'deleteSubmitterJob' || a.type === 'suspendWorkerGroups' || a.type === 'deleteRayJob');
   return {
     status: ctx.status,
@@ -137,4 +139,9 @@ function applyRetryPolicy(ctx: Context): void {
   if (original.endTime === undefined) delete status.endTime;
   else status.endTime = original.endTime;
   ctx.actions = ctx.actions.filter((a) => a.type !== 'stopRayJob');
+}
+
+function withoutClusterCopy(status: RayJobResourceStatus): RayJobResourceStatus {
+  const { rayClusterStatus: _copy, ...rest } = status;
+  return rest;
 }

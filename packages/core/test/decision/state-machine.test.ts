@@ -63,15 +63,21 @@ const rows: Row[] = [
     check: (d) => expect(d.actions[0]).toMatchObject({ event: { type: 'Warning', note: 'RayCluster default/shared set in the clusterSelector is not found. It must be created manually' } }),
   },
   {
-    behaviour: 'Initializing, cluster not ready: mirrors the cluster status and waits',
+    behaviour: 'Initializing, cluster not ready: mirrors the cluster status and waits; a change of the cluster\'s status alone is not written (compat B2)',
     input: () => ({ rayJob: inState('Initializing', 'K8sJobMode', { dashboardURL: undefined }), cluster: makeCluster(undefined, { status: { conditions: [{ type: 'HeadPodReady', status: 'False', reason: 'Pending', message: '', lastTransitionTime: iso(1) }] } } as never) }),
-    deployment: 'Initializing', actions: [], requeue: 3, statusChanged: true,
+    deployment: 'Initializing', actions: [], requeue: 3, statusChanged: false,
     check: (d) => expect(d.status.rayClusterStatus?.conditions?.[0]?.type).toBe('HeadPodReady'),
   },
   {
     behaviour: 'Initializing, cluster ready: persists the dashboard URL before creating anything that embeds it',
     input: () => ({ rayJob: inState('Initializing', 'K8sJobMode', { dashboardURL: undefined }), cluster: makeCluster('ready'), clusterHeadService: clusterHeadService() }),
     deployment: 'Initializing', actions: [], requeue: 0, statusChanged: true,
+    check: (d) => expect(d.status.dashboardURL).toBe(DASHBOARD),
+  },
+  {
+    behaviour: 'Initializing, HTTPMode, cluster ready: the dashboard URL and Running in one write (nothing is built from the URL before Running)',
+    input: () => ({ rayJob: inState('Initializing', 'HTTPMode', { dashboardURL: undefined }), cluster: makeCluster('ready'), clusterHeadService: clusterHeadService() }),
+    deployment: 'Running', actions: [], requeue: 0, statusChanged: true,
     check: (d) => expect(d.status.dashboardURL).toBe(DASHBOARD),
   },
   {

@@ -12,11 +12,16 @@ export interface ExecuteDeps {
   now: () => Date;
 }
 
-/** How applying a decision went: done, a conflict (re-read and decide again), or an error (retry with backoff). */
-export type ExecuteOutcome =
+/**
+ * How applying a decision went: done, a conflict (re-read and decide again), or an error (retry with backoff).
+ * `superseded`: the RayJob's resourceVersions our own writes of this pass moved past (the one decided on, and
+ * any between two writes), so a copy of them still in the cache is known to be stale.
+ */
+export type ExecuteOutcome = (
   | { kind: 'done'; memory: OperatorMemory; statusWritten: boolean }
   | { kind: 'conflict'; memory: OperatorMemory; what: string }
-  | { kind: 'error'; memory: OperatorMemory; message: string; retryAfterSeconds?: number | undefined };
+  | { kind: 'error'; memory: OperatorMemory; message: string; retryAfterSeconds?: number | undefined }
+) & { superseded?: string[] };
 
 /**
  * Applies one decision: the status write (only if it changed, with a resourceVersion precondition) and the
@@ -25,19 +30,33 @@ export type ExecuteOutcome =
  * an object this RayJob owns = adopt it; someone else's = a clear error), delete means delete-if-present.
  */
 export async function execute(rayJob: RayJob, decision: Decision, deps: ExecuteDeps): Promise<ExecuteOutcome> {
+  const outcome = await executeInOrder(rayJob, decision, deps);
+  const versions = new Set<string>();
+  const last = outcome.current.metadata.resourceVersion;
+  for (const rv of outcome.versions) if (rv !== undefined && rv !== last) versions.add(rv);
+  const { current: _current, versions: _versions, ...rest } = outcome;
+  return versions.size ? { ...rest, superseded: [...versions] } : rest;
+}
+
+type Tracked = ExecuteOutcome & { current: RayJob; versions: Array<string | undefined> };
+
+async function executeInOrder(rayJob: RayJob, decision: Decision, deps: ExecuteDeps): Promise<Tracked> {
+  const versions: Array<string | undefined> = [rayJob.metadata.resourceVersion];
   let memory = decision.memory;
   let current: RayJob = rayJob;
   let statusWritten = false;
-  const writeStatus = async (): Promise<ExecuteOutcome | undefined> => {
+  const track = (outcome: ExecuteOutcome): Tracked => ({ ...outcome, current, versions });
+  const writeStatus = async (): Promise<Tracked | undefined> => {
     if (!decision.statusChanged) return undefined;
     const r = await deps.writer.replaceRayJobStatus({ ...current, status: decision.status });
     if (r.ok) {
       statusWritten = true;
       current = r.value;
+      versions.push(current.metadata.resourceVersion);
       return undefined;
     }
-    if (r.code === 409) return { kind: 'conflict', memory, what: 'status' };
-    return { kind: 'error', memory, message: `status update failed: ${r.code} ${r.message}` };
+    if (r.code === 409) return track({ kind: 'conflict', memory, what: 'status' });
+    return track({ kind: 'error', memory, message: `status update failed: ${r.code} ${r.message}` });
   };
 
   if (decision.writeStatusFirst) {
@@ -47,15 +66,18 @@ export async function execute(rayJob: RayJob, decision: Decision, deps: ExecuteD
   for (const action of decision.actions) {
     const r = await apply(action, current, memory, deps);
     memory = r.memory;
-    if (r.current) current = r.current;
-    if (r.kind === 'error') return { kind: 'error', memory, message: r.message, retryAfterSeconds: r.retryAfterSeconds };
-    if (r.kind === 'conflict') return { kind: 'conflict', memory, what: r.what };
+    if (r.current) {
+      current = r.current;
+      versions.push(current.metadata.resourceVersion);
+    }
+    if (r.kind === 'error') return track({ kind: 'error', memory, message: r.message, retryAfterSeconds: r.retryAfterSeconds });
+    if (r.kind === 'conflict') return track({ kind: 'conflict', memory, what: r.what });
   }
   if (!decision.writeStatusFirst) {
     const stop = await writeStatus();
     if (stop) return stop;
   }
-  return { kind: 'done', memory, statusWritten };
+  return track({ kind: 'done', memory, statusWritten });
 }
 
 type Applied =

@@ -46,9 +46,17 @@ export interface RayJobReconciler {
   readonly memories: ReadonlyMap<string, OperatorMemory>;
 }
 
+/** How long to wait for the watch to bring our own latest write before deciding again anyway. */
+const STALE_RETRY_SECONDS = 2;
+
 export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconciler {
   const memories = new Map<string, OperatorMemory>();
   const uidByKey = new Map<string, string>();
+  /**
+   * Per key, resourceVersions our own writes moved past. The watch brings the newer copy (and a reconcile with
+   * it) shortly; deciding on an older copy would only repeat the writes and fail them with 409.
+   */
+  const staleVersions = new Map<string, Set<string>>();
   const now = deps.now ?? (() => new Date());
   const random = deps.random ?? Math.random;
 
@@ -56,12 +64,19 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     const raw = deps.view.rayJob(namespace, name);
     const key = `${namespace}/${name}`;
     if (!raw) {
+      staleVersions.delete(key);
       deps.followers.stop(key);
       const gone = uidByKey.get(key);
       if (gone !== undefined) memories.delete(gone);
       uidByKey.delete(key);
       deps.onGone?.(namespace, name);
       return { kind: 'done' };
+    }
+    const stale = staleVersions.get(key);
+    if (stale) {
+      // Not yet our latest write: wait for its watch event (a bounded retry covers a lost event).
+      if (stale.has(raw.metadata.resourceVersion ?? '')) return { kind: 'done', requeueAfterSeconds: STALE_RETRY_SECONDS };
+      staleVersions.delete(key);
     }
     const uid = raw.metadata.uid ?? '';
     const previous = uidByKey.get(key);
@@ -74,7 +89,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     if (!parsed.ok) return unreadable(raw, parsed.message);
     const rayJob = parsed.rayJob;
     const memory = memories.get(uid) ?? {};
-    const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings }, now(), random);
+    const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings, tailOpen: deps.followers.isFollowing(key) }, now(), random);
     const decision = decide(input);
     const status = decision.status;
     const fields = { RayJob: key, JobStatus: status.jobStatus ?? '', JobDeploymentStatus: status.jobDeploymentStatus ?? '', SubmissionMode: rayJob.spec.submissionMode ?? 'K8sJobMode' };
@@ -88,6 +103,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
       now,
     });
     memories.set(uid, outcome.memory);
+    if (outcome.superseded) staleVersions.set(key, new Set(outcome.superseded));
     if (outcome.kind === 'conflict') return { kind: 'conflict', what: outcome.what };
     if (outcome.kind === 'error') {
       deps.log.error({ ...fields, error: outcome.message }, 'Reconcile failed');

@@ -48,6 +48,8 @@ export function decideInitializing(ctx: Context): Ending {
     // Persist the URL first: the submitter Job embeds it (names before creation, always).
     status.dashboardURL = url.url;
     if (cluster.status) status.rayClusterStatus = copyJson(cluster.status);
+    // HTTPMode builds nothing from the URL before Running (it submits from Running): one write, not two.
+    if (ctx.mode === 'HTTPMode') status.jobDeploymentStatus = 'Running';
     return { kind: 'epilogue', requeueSeconds: 0 };
   }
   if (ctx.mode === 'InteractiveMode') {

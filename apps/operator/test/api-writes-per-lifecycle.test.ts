@@ -1,0 +1,73 @@
+// API writes of one RayJob lifecycle, counted by a proxy between the operator and the sandbox's API server
+// (the bench's counting proxy): the RayJob controller writes each real change once — no failed status writes
+// from a stale cache, no no-op writes, and no write for a RayCluster status change alone.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createLogger } from '@rayjob/kube-runtime';
+import { kubeconfigYaml, startSandbox, type Sandbox } from '@rayjob/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyse, classify } from '../bench/support/api-writes.ts';
+import { startCountingProxy, type CountingProxy } from '../bench/support/counting-proxy.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { RAY_CRDS, sandboxImages } from '../src/dev/sandbox-images.ts';
+import { startOperator, type RunningOperator } from '../src/operator.ts';
+import { eventually } from './support/api.ts';
+import { createRayJob, rayJobManifest, SUBMITTER_IMAGE, waitForDeployment } from './support/env.ts';
+
+let sandbox: Sandbox;
+let proxy: CountingProxy;
+let operator: RunningOperator;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), node: { timing: { probeTimeScale: 0.2 } } });
+  const target = new URL(sandbox.url);
+  proxy = await startCountingProxy({
+    target: { host: target.hostname, port: Number(target.port) },
+    beforeWrite: async (_method, path) => {
+      const res = await fetch(`${sandbox.url}${path.split('?')[0]?.replace(/\/status$/, '')}`);
+      return res.ok ? await res.json() : undefined;
+    },
+  });
+  const kubeconfig = join(sandbox.dir, 'counted-kubeconfig');
+  await writeFile(kubeconfig, kubeconfigYaml(proxy.url), { mode: 0o600 });
+  const loaded = loadConfig(['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE, '--kubeconfig', kubeconfig], {});
+  if (loaded.ok !== true) throw new Error(`bad flags: ${JSON.stringify(loaded)}`);
+  operator = await startOperator({ config: loaded.config, ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }), logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }) });
+}, 120_000);
+afterAll(async () => {
+  await operator?.stop();
+  await proxy?.stop();
+  await sandbox?.stop();
+});
+
+/** The operator's writes to one RayJob (and its /status), once the lifecycle has gone quiet. */
+async function rayJobWrites(name: string) {
+  // Quiet: no request to this RayJob for a second (bounded), so late writes of the lifecycle are counted too.
+  await eventually(`the operator to stop writing RayJob ${name}`, () => {
+    const last = proxy.requests.filter((r) => r.path.includes(`/rayjobs/${name}`)).at(-1);
+    return !last || Date.now() - last.at > 1_000;
+  }, 30_000, 100);
+  const mine = proxy.requests.filter((r) => r.path.split('?')[0]?.match(new RegExp(`/rayjobs/${name}(/status)?$`)) && r.method !== 'GET');
+  const statusWrites = mine.filter((r) => classify(r).resource === 'rayjobs/status');
+  return { analysis: analyse(mine), statusWrites: statusWrites.filter((r) => r.status < 300).length, failedStatusWrites: statusWrites.filter((r) => r.status >= 300).map((r) => r.status) };
+}
+
+describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
+  // Status writes each lifecycle needs at most: Initializing; the dashboard URL (K8sJobMode: before the
+  // submitter Job is built from it; HTTPMode: together with Running); Running; Ray's PENDING and RUNNING as
+  // they are seen; the terminal status.
+  it.each([
+    ['HTTPMode', 5],
+    ['K8sJobMode', 6],
+  ])('%s: at most %i status writes, none failed, no no-op writes', async (mode, most) => {
+    const name = `writes-${mode.toLowerCase()}`;
+    await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done' }));
+    await waitForDeployment(sandbox.url, name, 'Complete', 150_000);
+    const { analysis, statusWrites, failedStatusWrites } = await rayJobWrites(name);
+    expect(analysis.noOps.map((n) => `${n.kind} ${n.body}`)).toEqual([]);
+    expect(failedStatusWrites).toEqual([]);
+    expect(statusWrites).toBeLessThanOrEqual(most);
+    // The finalizer is added once (its removal comes with the RayJob's deletion, not part of this run).
+    expect(analysis.byKind.get('patch rayjobs')).toBe(1);
+  });
+});
