@@ -16,6 +16,9 @@ export const CREATED_BY_SELECTOR = 'app.kubernetes.io/created-by=kuberay-operato
 /** RayJobs by the RayCluster they use (owned or selected): a cluster's or head pod's change reaches them. */
 const CLUSTER_INDEX = 'rayClusterName';
 
+/** Seconds between dashboard polls of a steadily RUNNING job whose log tail is followed. */
+export const DEFAULT_RUNNING_POLL_SECONDS = 60;
+
 export interface RayJobControllerOptions {
   /** Seconds between dashboard polls of a Running job whose changes arrive by events (KubeRay polls every 3 s). */
   runningPollSeconds?: number;
@@ -83,7 +86,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
     nodeTables,
     followers,
     settings: config.settings,
-    runningPollSeconds: options.runningPollSeconds ?? 30,
+    runningPollSeconds: options.runningPollSeconds ?? DEFAULT_RUNNING_POLL_SECONDS,
     log: { info: (f, m) => log.info(f, m), error: (f, m) => log.error(f, m) },
     ...(jobMetrics && { onStatusWritten: jobMetrics.observeTransition, onGone: jobMetrics.forget }),
   });

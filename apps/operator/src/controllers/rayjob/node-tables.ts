@@ -7,6 +7,8 @@ import type { NodeLiveness, RayClient } from '@rayjob/ray-client';
  */
 export interface NodeTables {
   driverNode(clusterKey: string, client: RayClient, nodeId: string): Promise<DriverNodeObservation>;
+  /** Milliseconds since this cluster's table was last asked for, if it was (within the last hour). */
+  askedAgoMs(clusterKey: string): number | undefined;
   /** Requests actually sent (for the bench and tests). */
   readonly requests: number;
 }
@@ -18,6 +20,10 @@ export function createNodeTables(freshMs = 1_000, now: () => number = Date.now):
     get requests() {
       return requests;
     },
+    askedAgoMs(clusterKey) {
+      const entry = tables.get(clusterKey);
+      return entry ? now() - entry.at : undefined;
+    },
     async driverNode(clusterKey, client, nodeId) {
       const t = now();
       let entry = tables.get(clusterKey);
@@ -25,7 +31,7 @@ export function createNodeTables(freshMs = 1_000, now: () => number = Date.now):
         requests += 1;
         entry = { at: t, table: client.nodeTable() };
         tables.set(clusterKey, entry);
-        for (const [key, e] of tables) if (t - e.at > 60_000) tables.delete(key);
+        for (const [key, e] of tables) if (t - e.at > 3_600_000) tables.delete(key);
       }
       const liveness = (await entry.table)(nodeId);
       // "Inconclusive is not dead": only a table that lists the node DEAD, or omits it, is evidence.

@@ -12,6 +12,7 @@ import {
   type RayJob,
 } from '@rayjob/core';
 import type { DashboardClients } from './dashboards.ts';
+import { driverCheckDue } from './node-check-plan.ts';
 import type { NodeTables } from './node-tables.ts';
 import { ownedBy, type ObjectView } from './object-view.ts';
 
@@ -20,6 +21,8 @@ export interface ObserveDeps {
   dashboards: DashboardClients;
   nodeTables: NodeTables;
   settings: DecisionSettings;
+  /** The job's log tail is followed (open or being opened). */
+  tailOpen: boolean;
 }
 
 /**
@@ -44,7 +47,8 @@ export async function observe(rayJob: RayJob, memory: OperatorMemory, deps: Obse
   const submitterJob = jobCandidate && ownedBy(jobCandidate, rayJob) ? jobCandidate : undefined;
   const submitterPods = submitterJob ? view.pods(ns, { 'job-name': name }).filter((p) => ownedBy(p, submitterJob)) : [];
   const headPods = cluster && clusterName ? view.pods(ns, { 'ray.io/cluster': clusterName, 'ray.io/node-type': 'head' }) : [];
-  const remote = await observeDashboard(rayJob, memory, cluster, deps);
+  const remote = await observeDashboard(rayJob, memory, cluster, deps, (lastAskedAgoMs) =>
+    driverCheckDue({ rayJob, memory, settings: deps.settings, submitterJob, submitterPods, headPods, tailOpen: deps.tailOpen, lastAskedAgoMs }));
   return {
     rayJob,
     cluster,
@@ -69,7 +73,13 @@ interface RemoteObservation {
 
 const notAsked: RemoteObservation = { dashboard: { kind: 'not-queried' }, driverNode: { kind: 'not-checked' } };
 
-async function observeDashboard(rayJob: RayJob, memory: OperatorMemory, cluster: RayCluster | undefined, deps: ObserveDeps): Promise<RemoteObservation> {
+async function observeDashboard(
+  rayJob: RayJob,
+  memory: OperatorMemory,
+  cluster: RayCluster | undefined,
+  deps: ObserveDeps,
+  checkDue: (lastAskedAgoMs: number | undefined) => boolean,
+): Promise<RemoteObservation> {
   // Memory says when a terminal RayJob's Ray job is settled (addition C): only then is the dashboard left alone.
   if (!needsDashboardQuery(rayJob, memory) || !cluster) return notAsked;
   const jobId = rayJob.status?.jobId ?? '';
@@ -86,8 +96,9 @@ async function observeDashboard(rayJob: RayJob, memory: OperatorMemory, cluster:
         endTime: job.end_time ?? undefined,
         driverNodeId: job.driver_node_id || undefined,
       };
-      const driverNode: DriverNodeObservation = needsDriverNodeCheck(info)
-        ? await deps.nodeTables.driverNode(cluster.metadata.uid ?? access.client.baseUrl, access.client, info.driverNodeId)
+      const clusterKey = cluster.metadata.uid ?? access.client.baseUrl;
+      const driverNode: DriverNodeObservation = needsDriverNodeCheck(info) && checkDue(deps.nodeTables.askedAgoMs(clusterKey))
+        ? await deps.nodeTables.driverNode(clusterKey, access.client, info.driverNodeId)
         : { kind: 'not-checked' };
       return { dashboard: { kind: 'found', info }, driverNode };
     }
