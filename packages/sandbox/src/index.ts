@@ -21,7 +21,6 @@ export type { CertificateAndKey, CertificateRequest } from './pki/x509.ts';
 export { startNodeLifecycleController } from './node-lifecycle/controller.ts';
 export type { NodeLifecycleController } from './node-lifecycle/controller.ts';
 export type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
-export { createKubeClient } from './kube-client/rest-client.ts';
 export { createClusterLookup } from './dns/index.ts';
 export { deletePod, forceDeletePod, evictPod, oomKillContainer, rayHeadFault } from './faults/index.ts';
 export { defaultImages, findRealRayBin, submitterImageName, operatorImageName } from './images/default-images.ts';

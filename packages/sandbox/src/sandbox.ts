@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './apiserver/server.ts';
 import { startJobController, type JobController, type JobControllerOptions } from './job-controller/index.ts';
-import { createKubeClient } from './kube-client/rest-client.ts';
+import { createKubeClient, type KubeClient } from '@rayjob/kube-runtime';
 import type { ImageCatalog } from './kubelet/image-program.ts';
 import { startSandboxNode, type SandboxNode, type SandboxNodeOptions } from './kubelet/sandbox-node.ts';
 import { startAppsControllers, type AppsControllers } from './apps-controllers/controller.ts';
@@ -97,8 +97,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
   });
   const started: Array<[string, StartedComponent]> = [];
+  const clients: KubeClient[] = [];
+  /** A client of the node side's own (one per component, as separate processes would have). */
+  const nodeClient = async (component: string): Promise<KubeClient> => {
+    const client = await createKubeClient({ server: apiServer.url }, { userAgent: `rayjob-sandbox/${component}` });
+    clients.push(client);
+    return client;
+  };
   const stopAll = async (): Promise<void> => {
     for (const [, c] of [...started].reverse()) await c.stop();
+    await Promise.all(clients.map((c) => c.close()));
     await apiServer.stop();
     if (ownsDir) await rm(dir, { recursive: true, force: true });
   };
@@ -107,15 +115,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let lifecycle: NodeLifecycleController | undefined;
   let apps: AppsControllers | undefined;
   try {
-    const serviceAccounts = startServiceAccountController(createKubeClient({ url: apiServer.url }));
+    const serviceAccounts = startServiceAccountController(await nodeClient('serviceaccount-controller'));
     started.push(['serviceAccountController', serviceAccounts]);
     await serviceAccounts.synced;
     if (options.appsControllers ?? true) {
-      apps = startAppsControllers({ client: createKubeClient({ url: apiServer.url }) });
+      apps = startAppsControllers({ client: await nodeClient('apps-controllers') });
       started.push(['appsControllers', apps]);
     }
     if (options.nodeLifecycleController ?? true) {
-      lifecycle = startNodeLifecycleController({ client: createKubeClient({ url: apiServer.url }), ...(options.nodeLifecycleTiming && { timing: options.nodeLifecycleTiming }) });
+      lifecycle = startNodeLifecycleController({ client: await nodeClient('node-lifecycle-controller'), ...(options.nodeLifecycleTiming && { timing: options.nodeLifecycleTiming }) });
       started.push(['nodeLifecycleController', lifecycle]);
     }
     if (kubelet) {
@@ -126,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       started.push(['node', node]);
     }
     if (jobController) {
-      controller = startJobController({ ...options.jobControllerOptions, client: createKubeClient({ url: apiServer.url }) });
+      controller = startJobController({ ...options.jobControllerOptions, client: await nodeClient('job-controller') });
       started.push(['jobController', controller]);
       await controller.synced;
     }

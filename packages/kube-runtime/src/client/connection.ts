@@ -1,9 +1,11 @@
-// Where the API server is and how to authenticate, resolved through @kubernetes/client-node's KubeConfig
-// (kubeconfig files, in-cluster service account, client certificates, CA, bearer and exec tokens), turned
-// into an undici dispatcher plus per-request headers. Tokens go into headers only, never into messages.
+// Where the API server is and how to authenticate, turned into an undici dispatcher plus per-request headers.
+// Kubeconfig files, the in-cluster service account and exec/auth-provider plugins are resolved through
+// @kubernetes/client-node's KubeConfig, loaded only when such a source is used (it takes seconds to import on a
+// loaded machine); explicit server options (client certificate, CA, token) need no kubeconfig machinery.
+// Tokens go into headers only, never into messages.
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, type Dispatcher } from 'undici';
 
 /** Explicit connection settings (the sandbox's node side and tests use these). PEM strings, not base64. */
@@ -39,8 +41,9 @@ export interface Connection {
 
 const b64 = (pem: string | undefined): string | undefined => (pem === undefined ? undefined : Buffer.from(pem).toString('base64'));
 
-export function kubeConfigFrom(source: ConnectionSource): KubeConfig {
+export async function kubeConfigFrom(source: ConnectionSource): Promise<KubeConfig> {
   if ('kubeConfig' in source) return source.kubeConfig;
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   if ('kubeconfigPath' in source) {
     kc.loadFromFile(source.kubeconfigPath);
@@ -71,39 +74,59 @@ export function kubeConfigFrom(source: ConnectionSource): KubeConfig {
   return kc;
 }
 
+const isServerOptions = (source: ConnectionSource): source is ServerOptions => 'server' in source;
+
+/** The undici agent every connection uses: keep-alive, and no body timeout (watches stay open for minutes). */
+const agentWith = (connect: Agent.Options['connect']): Agent => new Agent({ connect, bodyTimeout: 0, keepAliveTimeout: 30_000 });
+
+/** Explicit settings: TLS material straight into the agent, the token (or token file) into the headers. */
+function directConnection(source: ServerOptions): Connection {
+  const ca = source.ca ?? (source.caFile !== undefined ? readFileSync(source.caFile, 'utf8') : undefined);
+  const dispatcher = agentWith({
+    ...(ca !== undefined && { ca }),
+    ...(source.cert !== undefined && { cert: source.cert }),
+    ...(source.key !== undefined && { key: source.key }),
+    ...(source.insecureSkipTlsVerify === true && { rejectUnauthorized: false }),
+    ...(source.tlsServerName !== undefined && { servername: source.tlsServerName }),
+  });
+  const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+  const fixed = source.token !== undefined ? bearer(source.token) : {};
+  const { tokenFile } = source;
+  return {
+    server: source.server.replace(/\/+$/, ''),
+    dispatcher,
+    headers: async () => (tokenFile !== undefined ? bearer(readFileSync(tokenFile, 'utf8').trim()) : fixed),
+    close: () => dispatcher.close(),
+  };
+}
+
 export async function openConnection(source: ConnectionSource): Promise<Connection> {
-  const loaded = kubeConfigFrom(source);
+  if (isServerOptions(source)) return directConnection(source);
+  const loaded = await kubeConfigFrom(source);
   const cluster = loaded.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig: no current cluster; set current-context or pass {server}');
   const user = loaded.getCurrentUser();
   // client-node refuses plain http unless TLS verification is switched off; with no TLS there is nothing
   // to verify (kubectl accepts such a server), so only the auth part of its options is used then.
-  const kc = cluster.server.startsWith('http:') && !cluster.skipTLSVerify ? plainHttp(loaded) : loaded;
+  const kc = cluster.server.startsWith('http:') && !cluster.skipTLSVerify ? await plainHttp(loaded) : loaded;
   const first: RequestOptions & { headers: Record<string, string> } = { headers: {} };
   await kc.applyToHTTPSOptions(first);
-  const dispatcher = new Agent({
-    connect: {
-      ...(first.ca !== undefined && { ca: first.ca }),
-      ...(first.cert !== undefined && { cert: first.cert }),
-      ...(first.key !== undefined && { key: first.key }),
-      ...(first.rejectUnauthorized !== undefined && { rejectUnauthorized: first.rejectUnauthorized }),
-      ...(first.servername !== undefined && { servername: first.servername }),
-    },
-    // Watches stay open for minutes; their own timeoutSeconds ends them.
-    bodyTimeout: 0,
-    keepAliveTimeout: 30_000,
+  const dispatcher = agentWith({
+    ...(first.ca !== undefined && { ca: first.ca }),
+    ...(first.cert !== undefined && { cert: first.cert }),
+    ...(first.key !== undefined && { key: first.key }),
+    ...(first.rejectUnauthorized !== undefined && { rejectUnauthorized: first.rejectUnauthorized }),
+    ...(first.servername !== undefined && { servername: first.servername }),
   });
   const basic: Record<string, string> = first.auth === undefined || first.auth === null ? {} : { authorization: `Basic ${Buffer.from(first.auth).toString('base64')}` };
   const staticHeaders = { ...lowerKeys(first.headers), ...basic };
   // Exec plugins, auth providers and token files yield tokens that expire, so those ask again per request
   // (client-node caches them until expiry); static credentials are computed once.
-  const tokenFile = 'tokenFile' in source ? source.tokenFile : undefined;
   const dynamic = user?.exec !== undefined || user?.authProvider !== undefined;
   return {
     server: cluster.server.replace(/\/+$/, ''),
     dispatcher,
     headers: async () => {
-      if (tokenFile !== undefined) return { ...staticHeaders, authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` };
       if (!dynamic) return staticHeaders;
       const fresh: RequestOptions & { headers: Record<string, string> } = { headers: {} };
       await kc.applyToHTTPSOptions(fresh);
@@ -113,7 +136,8 @@ export async function openConnection(source: ConnectionSource): Promise<Connecti
   };
 }
 
-function plainHttp(kc: KubeConfig): KubeConfig {
+async function plainHttp(kc: KubeConfig): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const copy = new KubeConfig();
   copy.loadFromClusterAndUser({ ...kc.getCurrentCluster()!, skipTLSVerify: true }, kc.getCurrentUser() ?? { name: 'user' });
   return copy;

@@ -22,6 +22,8 @@ export const resources = {
   nodes: core('nodes', 'Node', false),
   namespaces: core('namespaces', 'Namespace', false),
   jobs: { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
+  replicaSets: { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   eventsV1: { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   endpointSlices: { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },

@@ -1,14 +1,10 @@
-// Deployment and ReplicaSet controllers (kube-controller-manager's), as API clients: informers on Deployments,
-// ReplicaSets and pods, one work queue per kind, decisions from decide-*.ts applied through the API. Enough for
+// Deployment and ReplicaSet controllers (kube-controller-manager's), as API clients on kube-runtime: informers on
+// Deployments, ReplicaSets and pods, one controller per kind, decisions from decide-*.ts applied through the API. Enough for
 // `helm install` of a chart to start its Deployment's pods, roll out a new template, and report status that
 // `kubectl rollout status` and `helm --wait` read.
-import { createEventRecorder } from '../kube-client/events.ts';
-import { startInformer } from '../kube-client/informer.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import { kubeTime } from '../kube-client/time.ts';
-import type { Pod } from '../kube-client/types.ts';
-import { startWorkQueue } from '../kube-client/work-queue.ts';
+import { describeError, objectKey, resources, rfc3339, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import type { Pod } from '../kube-objects/types.ts';
+import { componentLogger, componentManager, runComponent } from '../node-runtime/component.ts';
 import { randomSuffix } from '../job-controller/pod-template.ts';
 import { decideReplicaSet } from './decide-replicaset.ts';
 import { deploymentStatus, planRollout, revisionOf, templatesEqual } from './decide-deployment.ts';
@@ -20,6 +16,7 @@ export interface AppsControllersOptions {
   now?: () => number;
   random?: () => number;
   log?: (message: string) => void;
+  logger?: Logger;
 }
 
 export interface AppsControllers {
@@ -27,8 +24,6 @@ export interface AppsControllers {
   stop(): Promise<void>;
 }
 
-const keyOf = (o: { metadata: { namespace?: string; name?: string } }): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-const splitKey = (key: string): [string, string] => key.split('/') as [string, string];
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 export function startAppsControllers(options: AppsControllersOptions): AppsControllers {
@@ -36,36 +31,47 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const log = options.log ?? ((message: string) => console.error(`[apps-controllers] ${message}`));
-  const rsEvents = createEventRecorder(client, 'replicaset-controller');
-  const deployEvents = createEventRecorder(client, 'deployment-controller');
+  const manager = componentManager(client, options.logger ?? componentLogger('apps-controllers'));
+  const rsEvents = manager.eventRecorder('replicaset-controller', 'core');
+  const deployEvents = manager.eventRecorder('deployment-controller', 'core');
   const keyByUid = new Map<string, string>();
   /** Pods created but not yet seen in the cache, per ReplicaSet uid (client-go's "expectations"). */
   const expected = new Map<string, Set<string>>();
 
-  const rsQueue = startWorkQueue(syncReplicaSet, (key, error) => log(`replicaset ${key}: ${(error as Error).message}`));
-  const deployQueue = startWorkQueue(syncDeployment, (key, error) => log(`deployment ${key}: ${(error as Error).message}`));
-  const deployments = startInformer<Deployment>(client, resources.deployments, ({ object }) => deployQueue.add(keyOf(object)));
-  const replicaSets = startInformer<ReplicaSet>(client, resources.replicasets, ({ type, object }) => {
-    if (type === 'delete') { keyByUid.delete(object.metadata.uid ?? ''); expected.delete(object.metadata.uid ?? ''); } else keyByUid.set(object.metadata.uid ?? '', keyOf(object));
-    rsQueue.add(keyOf(object));
-    const owner = controllerUid(object);
-    const deployment = owner === undefined ? undefined : deployments.list().find((d) => d.metadata.uid === owner);
-    if (deployment !== undefined) deployQueue.add(keyOf(deployment));
+  const deployments = manager.informer<Deployment>(resources.deployments);
+  const replicaSets = manager.informer<ReplicaSet>(resources.replicaSets);
+  const pods = manager.informer<Pod>(resources.pods);
+  const rsController = manager.addController({ name: 'replicaset', reconcile: ({ namespace, name }) => syncReplicaSet(namespace ?? '', name) });
+  const deployController = manager.addController({ name: 'deployment', reconcile: ({ namespace, name }) => syncDeployment(namespace ?? '', name) });
+  const deploymentOf = (rs: ReplicaSet): string[] => {
+    const owner = controllerUid(rs);
+    const deployment = owner === undefined ? undefined : deployments.cache.byNamespace(rs.metadata.namespace ?? '').find((d) => d.metadata.uid === owner);
+    return deployment === undefined ? [] : [objectKey(deployment)];
+  };
+  replicaSets.addHandlers({
+    add: (rs) => void keyByUid.set(rs.metadata.uid ?? '', objectKey(rs)),
+    update: (_old, rs) => void keyByUid.set(rs.metadata.uid ?? '', objectKey(rs)),
+    delete: (rs) => { keyByUid.delete(rs.metadata.uid ?? ''); expected.delete(rs.metadata.uid ?? ''); },
   });
-  const pods = startInformer<Pod>(client, resources.pods, ({ object }) => {
-    const owner = controllerUid(object);
+  const replicaSetOf = (pod: Pod): string[] => {
+    const owner = controllerUid(pod);
     const key = owner === undefined ? undefined : keyByUid.get(owner);
-    if (key !== undefined) rsQueue.add(key);
-  });
-  const synced = Promise.all([deployments.synced, replicaSets.synced, pods.synced]).then(() => undefined);
+    return key === undefined ? [] : [key];
+  };
+  // Each controller waits for all three caches: both read every kind.
+  rsController.watch(replicaSets);
+  rsController.watch(pods, replicaSetOf);
+  rsController.watch(deployments, () => []);
+  deployController.watch(deployments);
+  deployController.watch(replicaSets, deploymentOf);
+  deployController.watch(pods, () => []);
 
-  async function syncReplicaSet(key: string): Promise<void> {
-    await synced;
-    const [namespace, name] = splitKey(key);
-    const rs = replicaSets.get(namespace, name);
+  async function syncReplicaSet(namespace: string, name: string): Promise<ReconcileResult> {
+    const key = `${namespace}/${name}`;
+    const rs = replicaSets.cache.getByName(namespace, name);
     if (rs === undefined || rs.metadata.deletionTimestamp !== undefined) return;
     const uid = rs.metadata.uid ?? '';
-    const owned = pods.list().filter((p) => controllerUid(p) === uid);
+    const owned = pods.cache.byOwner(uid).filter((p) => controllerUid(p) === uid);
     const pending = expected.get(uid) ?? new Set<string>();
     for (const pod of owned) pending.delete(pod.metadata.name ?? '');
     const decision = decideReplicaSet(rs, owned.filter(podActive), now());
@@ -80,71 +86,63 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
         },
         spec: structuredClone(rs.spec.template.spec),
       };
-      const created = await client.create<Pod>(resources.pods, { namespace }, body);
-      if (created.ok) { pending.add(podName); expected.set(uid, pending); rsEvents.record(ref, 'Normal', 'SuccessfulCreate', `Created pod: ${podName}`); }
-      else { rsEvents.record(ref, 'Warning', 'FailedCreate', `Error creating: ${created.message}`); log(`create pod for ${key}: ${created.status} ${created.message}`); }
+      const created = await client.create<Pod>(resources.pods, body);
+      if (created.ok) { pending.add(podName); expected.set(uid, pending); rsEvents.event(ref, 'Normal', 'SuccessfulCreate', '', `Created pod: ${podName}`); }
+      else { rsEvents.event(ref, 'Warning', 'FailedCreate', '', `Error creating: ${created.error.message}`); log(`create pod for ${key}: ${describeError(created.error)}`); }
     }
     for (const podName of decision.delete) {
-      const removed = await client.remove(resources.pods, { namespace, name: podName });
-      if (removed.ok) rsEvents.record(ref, 'Normal', 'SuccessfulDelete', `Deleted pod: ${podName}`);
+      const removed = await client.delete(resources.pods, { namespace, name: podName });
+      if (removed.ok) rsEvents.event(ref, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${podName}`);
     }
     if (!sameJson(decision.status, rs.status ?? {})) {
-      const written = await client.replace<ReplicaSet>(resources.replicasets, { namespace, name, subresource: 'status' }, { ...rs, status: decision.status });
-      if (!written.ok && written.status === 409) rsQueue.addAfter(key, 50);
-      else if (!written.ok && written.status !== 404) throw new Error(`status: ${written.status} ${written.message}`);
+      const written = await client.replaceStatus<ReplicaSet>(resources.replicaSets, { ...rs, status: decision.status });
+      if (!written.ok && written.error.status === 409) return { requeueAfterMs: 50 };
+      if (!written.ok && written.error.status !== 404) throw new Error(`status: ${describeError(written.error)}`);
     }
-    if (decision.requeueAfterMs !== undefined) rsQueue.addAfter(key, decision.requeueAfterMs);
+    return decision.requeueAfterMs === undefined ? undefined : { requeueAfterMs: decision.requeueAfterMs };
   }
 
-  async function syncDeployment(key: string): Promise<void> {
-    await synced;
-    const [namespace, name] = splitKey(key);
-    const deployment = deployments.get(namespace, name);
+  async function syncDeployment(namespace: string, name: string): Promise<ReconcileResult> {
+    const deployment = deployments.cache.getByName(namespace, name);
     if (deployment === undefined || deployment.metadata.deletionTimestamp !== undefined) return;
     const uid = deployment.metadata.uid ?? '';
-    const owned = replicaSets.list().filter((rs) => controllerUid(rs) === uid && rs.metadata.deletionTimestamp === undefined);
+    const owned = replicaSets.cache.byOwner(uid).filter((rs) => controllerUid(rs) === uid && rs.metadata.deletionTimestamp === undefined);
     const oldUids = new Set(owned.filter((rs) => !templatesEqual(rs.spec.template, deployment.spec.template)).map((rs) => rs.metadata.uid ?? ''));
-    const oldPods = pods.list().filter((p) => oldUids.has(controllerUid(p) ?? '') && p.metadata.deletionTimestamp === undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
+    const oldPods = pods.cache.byNamespace(namespace).filter((p) => oldUids.has(controllerUid(p) ?? '') && p.metadata.deletionTimestamp === undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
     const plan = planRollout(deployment, owned, oldPods);
     const ref = { ...deployment, apiVersion: 'apps/v1', kind: 'Deployment' };
     if (plan.createNew !== undefined) {
-      const created = await client.create<ReplicaSet>(resources.replicasets, { namespace }, plan.createNew);
-      if (created.ok) deployEvents.record(ref, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.value.metadata.name ?? ''} from 0 to ${created.value.spec.replicas ?? 0}`);
-      else if (created.status !== 409) throw new Error(`create replica set: ${created.status} ${created.message}`);
+      const created = await client.create<ReplicaSet>(resources.replicaSets, plan.createNew, { namespace });
+      if (created.ok) deployEvents.event(ref, 'Normal', 'ScalingReplicaSet', '', `Scaled up replica set ${created.value.metadata.name ?? ''} from 0 to ${created.value.spec.replicas ?? 0}`);
+      else if (created.error.status !== 409) throw new Error(`create replica set: ${describeError(created.error)}`);
     }
+    let retry = false;
     for (const [rsName, replicas] of plan.scale) {
       const rs = owned.find((r) => r.metadata.name === rsName);
       const from = rs?.spec.replicas ?? 0;
       const annotations = { ...(rs?.metadata.annotations ?? {}), 'deployment.kubernetes.io/desired-replicas': String(deployment.spec.replicas ?? 1) };
-      const scaled = await client.patch<ReplicaSet>(resources.replicasets, { namespace, name: rsName }, { metadata: { annotations, resourceVersion: rs?.metadata.resourceVersion }, spec: { replicas } });
-      if (scaled.ok) deployEvents.record(ref, 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rsName} from ${from} to ${replicas}`);
-      else if (scaled.status === 409) deployQueue.addAfter(key, 50);
-      else if (scaled.status !== 404) throw new Error(`scale ${rsName}: ${scaled.status} ${scaled.message}`);
+      const scaled = await client.patch<ReplicaSet>(resources.replicaSets, { namespace, name: rsName }, { metadata: { annotations, resourceVersion: rs?.metadata.resourceVersion }, spec: { replicas } });
+      if (scaled.ok) deployEvents.event(ref, 'Normal', 'ScalingReplicaSet', '', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rsName} from ${from} to ${replicas}`);
+      else if (scaled.error.status === 409) retry = true;
+      else if (scaled.error.status !== 404) throw new Error(`scale ${rsName}: ${describeError(scaled.error)}`);
     }
-    for (const rsName of plan.prune) await client.remove(resources.replicasets, { namespace, name: rsName });
+    for (const rsName of plan.prune) await client.delete(resources.replicaSets, { namespace, name: rsName });
     // The Deployment carries the revision of its current ReplicaSet (kubectl rollout history reads it).
     const current = owned.find((rs) => templatesEqual(rs.spec.template, deployment.spec.template));
     const revision = current === undefined ? undefined : String(revisionOf(current));
     if (revision !== undefined && deployment.metadata.annotations?.[revisionAnnotation] !== revision) {
       await client.patch(resources.deployments, { namespace, name }, { metadata: { annotations: { [revisionAnnotation]: revision } } });
     }
-    const status = deploymentStatus(deployment, owned, kubeTime(now()));
+    const status = deploymentStatus(deployment, owned, rfc3339(now()));
     const comparable = (s: Deployment['status']): unknown => ({ ...s, conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastUpdateTime: undefined, lastTransitionTime: undefined })) });
     if (!sameJson(comparable(status), comparable(deployment.status))) {
-      const written = await client.replace<Deployment>(resources.deployments, { namespace, name, subresource: 'status' }, { ...deployment, status });
-      if (!written.ok && written.status === 409) deployQueue.addAfter(key, 50);
-      else if (!written.ok && written.status !== 404) throw new Error(`status: ${written.status} ${written.message}`);
+      const written = await client.replaceStatus<Deployment>(resources.deployments, { ...deployment, status });
+      if (!written.ok && written.error.status === 409) retry = true;
+      else if (!written.ok && written.error.status !== 404) throw new Error(`status: ${describeError(written.error)}`);
     }
+    // 409: our cache is behind; decide again once the watch caught up.
+    return retry ? { requeueAfterMs: 50 } : undefined;
   }
 
-  return {
-    synced,
-    async stop() {
-      deployments.stop();
-      replicaSets.stop();
-      pods.stop();
-      await rsQueue.stop();
-      await deployQueue.stop();
-    },
-  };
+  return runComponent(manager, [deployments, replicaSets, pods]);
 }

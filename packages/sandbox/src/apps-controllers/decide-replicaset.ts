@@ -1,6 +1,6 @@
 // The ReplicaSet controller's decision, pure: how many pods to create, which to delete (not-ready and unscheduled
 // first, then the newest, as kube-controller-manager ranks them), and the status to report.
-import type { Pod } from '../kube-client/types.ts';
+import type { Pod } from '../kube-objects/types.ts';
 import type { ReplicaSet } from './types.ts';
 import { isPodReady, podAvailable, selectorMatches } from './types.ts';
 

@@ -1,5 +1,5 @@
 // The slices of apps/v1 Deployment and ReplicaSet the controllers read and write.
-import type { Condition, KubeObject, Pod } from '../kube-client/types.ts';
+import type { Condition, KubeObject, Pod } from '../kube-objects/types.ts';
 
 export interface PodTemplate { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Pod['spec'] }
 

@@ -6,7 +6,7 @@
 //   <a-b-c-d>.<ns>.pod.<domain>          the address a.b.c.d
 // publishNotReadyAddresses is honoured by the endpoints controller, which then lists not-ready pods
 // as ready addresses (as Kubernetes does).
-import type { Endpoints, Service } from '../kube-client/types.ts';
+import type { Endpoints, Service } from '../kube-objects/types.ts';
 
 export type Resolution = { kind: 'found'; addresses: string[] } | { kind: 'nodata' } | { kind: 'nxdomain' } | { kind: 'outside' };
 

@@ -4,13 +4,12 @@
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { startInformer } from '../kube-client/informer.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import type { Endpoints, Service } from '../kube-client/types.ts';
+import { createInformer, resources, type KubeClient } from '@rayjob/kube-runtime';
+import type { Endpoints, Service } from '../kube-objects/types.ts';
 import type { Resolution } from './cluster-records.ts';
 import { resolveClusterName } from './cluster-records.ts';
 import { buildError, buildResponse, parseQuery } from './dns-wire.ts';
+import { nodeInformerBackoff, runInformers } from '../node-runtime/component.ts';
 
 export interface ClusterDnsOptions {
   client: KubeClient;
@@ -33,12 +32,12 @@ export interface ClusterDns {
 
 export async function startClusterDns(options: ClusterDnsOptions): Promise<ClusterDns> {
   const clusterDomain = options.clusterDomain ?? 'cluster.local';
-  const services = startInformer<Service>(options.client, resources.services, () => {});
-  const endpoints = startInformer<Endpoints>(options.client, resources.endpoints, () => {});
+  const services = createInformer<Service>({ client: options.client, type: resources.services, backoff: nodeInformerBackoff });
+  const endpoints = createInformer<Endpoints>({ client: options.client, type: resources.endpoints, backoff: nodeInformerBackoff });
   const view = {
-    service: (namespace: string, name: string) => services.get(namespace, name),
-    endpoints: (namespace: string, name: string) => endpoints.get(namespace, name),
-    namespaceExists: (namespace: string) => services.list().some((s) => s.metadata.namespace === namespace),
+    service: (namespace: string, name: string) => services.cache.getByName(namespace, name),
+    endpoints: (namespace: string, name: string) => endpoints.cache.getByName(namespace, name),
+    namespaceExists: (namespace: string) => services.cache.byNamespace(namespace).length > 0,
   };
   const resolve = (name: string): Resolution => resolveClusterName(view, name, clusterDomain);
 
@@ -85,16 +84,16 @@ export async function startClusterDns(options: ClusterDnsOptions): Promise<Clust
     tcp.listen(port, options.host, () => { tcp.off('error', reject); resolveListening(); });
   });
   void (tcp.address() as AddressInfo);
+  const watching = runInformers([services, endpoints]);
 
   return {
     host: options.host,
     port,
     clusterDomain,
-    synced: Promise.all([services.synced, endpoints.synced]).then(() => undefined),
+    synced: watching.synced,
     resolve,
     async stop() {
-      services.stop();
-      endpoints.stop();
+      await watching.stop();
       for (const socket of sockets) socket.destroy();
       await Promise.all([
         new Promise<void>((done) => udp.close(() => done())),

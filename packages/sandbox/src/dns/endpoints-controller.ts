@@ -2,11 +2,9 @@
 // in `notReadyAddresses` (all in `addresses` with publishNotReadyAddresses), ports resolved from
 // targetPort (number or the pod's named container port). Services without a selector are left to
 // whoever manages their Endpoints, as in Kubernetes.
-import { startInformer } from '../kube-client/informer.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import type { EndpointAddress, EndpointSubset, Endpoints, Pod, Service } from '../kube-client/types.ts';
-import { startWorkQueue } from '../kube-client/work-queue.ts';
+import { describeError, objectKey, resources, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import type { EndpointAddress, EndpointSubset, Endpoints, Pod, Service } from '../kube-objects/types.ts';
+import { componentLogger, componentManager, runComponent } from '../node-runtime/component.ts';
 
 const matches = (selector: Record<string, string>, labels: Record<string, string> | undefined): boolean =>
   Object.entries(selector).every(([key, value]) => labels?.[key] === value);
@@ -44,49 +42,44 @@ export function desiredSubsets(service: Service, pods: Pod[]): EndpointSubset[] 
 
 export interface EndpointsController { readonly synced: Promise<void>; stop(): Promise<void> }
 
-export function startEndpointsController(client: KubeClient, onError: (message: string) => void = (m) => console.error(`[endpoints] ${m}`)): EndpointsController {
-  const queue = startWorkQueue(sync, (key, error) => onError(`${key}: ${(error as Error).message}`));
-  const services = startInformer<Service>(client, resources.services, ({ object }) => queue.add(`${object.metadata.namespace}/${object.metadata.name}`));
-  const endpoints = startInformer<Endpoints>(client, resources.endpoints, ({ object }) => {
-    if (services.get(object.metadata.namespace, object.metadata.name ?? '') !== undefined) queue.add(`${object.metadata.namespace}/${object.metadata.name}`);
-  });
-  const pods = startInformer<Pod>(client, resources.pods, ({ object, previous }) => {
-    for (const service of services.list()) {
+export function startEndpointsController(client: KubeClient, onError: (message: string) => void = (m) => console.error(`[endpoints] ${m}`), logger?: Logger): EndpointsController {
+  const manager = componentManager(client, logger ?? componentLogger('endpoints-controller'));
+  const services = manager.informer<Service>(resources.services);
+  const endpoints = manager.informer<Endpoints>(resources.endpoints);
+  const pods = manager.informer<Pod>(resources.pods);
+  const controller = manager.addController({ name: 'endpoints', reconcile: ({ namespace, name }) => sync(namespace ?? '', name) });
+  controller.watch(services);
+  controller.watch(endpoints, (object) => (services.cache.getByName(object.metadata.namespace, object.metadata.name ?? '') === undefined ? [] : [objectKey(object)]));
+  /** The Services selecting a pod (before or after a label change). */
+  const servicesOf = (pod: Pod, previous?: Pod): string[] =>
+    services.cache.byNamespace(pod.metadata.namespace ?? '').filter((service) => {
       const selector = service.spec.selector;
-      if (selector === undefined || service.metadata.namespace !== object.metadata.namespace) continue;
-      if (matches(selector, object.metadata.labels) || (previous !== undefined && matches(selector, previous.metadata.labels))) {
-        queue.add(`${service.metadata.namespace}/${service.metadata.name}`);
-      }
-    }
+      return selector !== undefined && (matches(selector, pod.metadata.labels) || (previous !== undefined && matches(selector, previous.metadata.labels)));
+    }).map(objectKey);
+  pods.addHandlers({
+    add: (pod) => { for (const key of servicesOf(pod)) controller.enqueue(key); },
+    update: (old, pod) => { for (const key of servicesOf(pod, old)) controller.enqueue(key); },
+    delete: (pod) => { for (const key of servicesOf(pod)) controller.enqueue(key); },
   });
+  // The controller starts its workers once services and endpoints listed; pods must have listed too.
+  controller.watch(pods, () => []);
 
-  async function sync(key: string): Promise<void> {
-    await Promise.all([services.synced, endpoints.synced, pods.synced]);
-    const [namespace, name] = key.split('/') as [string, string];
-    const service = services.get(namespace, name);
+  async function sync(namespace: string, name: string): Promise<ReconcileResult> {
+    const service = services.cache.getByName(namespace, name);
     if (service === undefined || service.spec.selector === undefined) return;
-    const subsets = desiredSubsets(service, pods.list());
-    const current = endpoints.get(namespace, name);
+    const subsets = desiredSubsets(service, pods.cache.byNamespace(namespace));
+    const current = endpoints.cache.getByName(namespace, name);
     if (current !== undefined && JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets)) return;
     const body: Endpoints = {
       apiVersion: 'v1', kind: 'Endpoints',
       metadata: { name, namespace, labels: { ...(service.metadata.labels ?? {}) }, ...(current?.metadata.resourceVersion === undefined ? {} : { resourceVersion: current.metadata.resourceVersion }) },
       subsets,
     };
-    const result = current === undefined
-      ? await client.create(resources.endpoints, { namespace }, body)
-      : await client.replace(resources.endpoints, { namespace, name }, body);
-    if (!result.ok && result.status === 409) throw new Error('conflict; retrying');
-    if (!result.ok && result.status !== 404) onError(`write endpoints ${key}: ${result.message}`);
+    const result = current === undefined ? await client.create(resources.endpoints, body) : await client.replace(resources.endpoints, body);
+    // 409: our cache is behind; the watch brings the newer object, then this runs again.
+    if (!result.ok && result.error.status === 409) return { requeue: true };
+    if (!result.ok && result.error.status !== 404) onError(`write endpoints ${namespace}/${name}: ${describeError(result.error)}`);
   }
 
-  return {
-    synced: Promise.all([services.synced, endpoints.synced, pods.synced]).then(() => undefined),
-    async stop() {
-      services.stop();
-      endpoints.stop();
-      pods.stop();
-      await queue.stop();
-    },
-  };
+  return runComponent(manager, [services, endpoints, pods]);
 }

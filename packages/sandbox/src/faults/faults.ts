@@ -1,32 +1,30 @@
 // Fault injection against a running sandbox, through the API like a user or the cluster would:
 // delete / force-delete / evict a pod, OOM-kill a container (the kubelet kills it with SIGKILL and
 // reports OOMKilled, exit 137), and the Ray emulator's faults on a head pod (its control endpoint).
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import type { Pod } from '../kube-client/types.ts';
+import { describeError, resources, type KubeClient, type KubeResult } from '@rayjob/kube-runtime';
+import type { Pod } from '../kube-objects/types.ts';
 import type { Kubelet } from '../kubelet/kubelet.ts';
 
 export type FaultResult = { ok: true } | { ok: false; message: string };
 
-const outcome = (result: { ok: boolean; status?: number; message?: string }, what: string): FaultResult =>
-  result.ok ? { ok: true } : { ok: false, message: `${what}: ${result.status ?? ''} ${result.message ?? ''}`.trim() };
+const outcome = (result: KubeResult<unknown>, what: string): FaultResult =>
+  result.ok ? { ok: true } : { ok: false, message: `${what}: ${result.error.status} ${result.error.message}` };
 
 /** `kubectl delete pod`: graceful, with the pod's terminationGracePeriodSeconds unless given. */
 export async function deletePod(client: KubeClient, namespace: string, name: string, gracePeriodSeconds?: number): Promise<FaultResult> {
-  const body = gracePeriodSeconds === undefined ? undefined : { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds };
-  return outcome(await client.remove(resources.pods, { namespace, name }, body), `delete pod ${namespace}/${name}`);
+  return outcome(await client.delete(resources.pods, { namespace, name }, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds }), `delete pod ${namespace}/${name}`);
 }
 
 /** `kubectl delete pod --force --grace-period=0`: the object goes at once, the kubelet kills without grace. */
 export async function forceDeletePod(client: KubeClient, namespace: string, name: string): Promise<FaultResult> {
-  return outcome(await client.remove(resources.pods, { namespace, name }, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 }), `force-delete pod ${namespace}/${name}`);
+  return outcome(await client.delete(resources.pods, { namespace, name }, { gracePeriodSeconds: 0 }), `force-delete pod ${namespace}/${name}`);
 }
 
 /** Eviction through pods/eviction (the API server adds the DisruptionTarget condition). */
 export async function evictPod(client: KubeClient, namespace: string, name: string, gracePeriodSeconds?: number): Promise<FaultResult> {
   const body: Record<string, unknown> = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } };
   if (gracePeriodSeconds !== undefined) body.deleteOptions = { gracePeriodSeconds };
-  return outcome(await client.create(resources.pods, { namespace, name, subresource: 'eviction' }, body), `evict pod ${namespace}/${name}`);
+  return outcome(await client.create(resources.pods, body, { namespace, name, subresource: 'eviction' }), `evict pod ${namespace}/${name}`);
 }
 
 /** Kills a container as the OOM killer would; the kubelet reports reason OOMKilled, exit code 137. */
@@ -52,7 +50,7 @@ export const rayFaultControlPort = 18265;
 /** Triggers a Ray emulator fault on a head pod through its control endpoint (the pod's IP, control port). */
 export async function rayHeadFault(client: KubeClient, namespace: string, podName: string, request: RayHeadFault, port = rayFaultControlPort): Promise<FaultResult> {
   const pod = await client.get<Pod>(resources.pods, { namespace, name: podName });
-  if (!pod.ok) return { ok: false, message: `ray fault: pod ${namespace}/${podName}: ${pod.message}` };
+  if (!pod.ok) return { ok: false, message: `ray fault: pod ${namespace}/${podName}: ${describeError(pod.error)}` };
   const ip = pod.value.status?.podIP;
   if (ip === undefined || ip === '') return { ok: false, message: `ray fault: pod ${namespace}/${podName} has no IP yet` };
   const { fault, ...params } = request;

@@ -1,11 +1,8 @@
-// The Job controller loop: informers on Jobs and pods, a work queue keyed by Job, and an executor
-// that applies `decideJob` through the API (status subresource, pod create/delete, finalizer patch).
-import { createEventRecorder } from '../kube-client/events.ts';
-import { startInformer } from '../kube-client/informer.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import type { Job, Pod } from '../kube-client/types.ts';
-import { startWorkQueue } from '../kube-client/work-queue.ts';
+// The Job controller loop on kube-runtime: informers on Jobs and pods, a controller keyed by Job, and an
+// executor that applies `decideJob` through the API (status subresource, pod create/delete, finalizer patch).
+import { describeError, objectKey, resources, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import type { Job, Pod } from '../kube-objects/types.ts';
+import { componentLogger, componentManager, runComponent } from '../node-runtime/component.ts';
 import type { JobControllerTiming } from './decide.ts';
 import { decideJob, defaultJobTiming, trackingFinalizer } from './decide.ts';
 import { buildJobPod } from './pod-template.ts';
@@ -17,6 +14,7 @@ export interface JobControllerOptions {
   now?: () => number;
   random?: () => number;
   onError?: (message: string) => void;
+  logger?: Logger;
 }
 
 export interface JobController {
@@ -28,74 +26,94 @@ function controllerJobUid(pod: Pod): string | undefined {
   return pod.metadata.ownerReferences?.find((ref) => ref.controller === true && ref.kind === 'Job')?.uid;
 }
 
+const hasTrackingFinalizer = (pod: Pod): boolean => pod.metadata.finalizers?.includes(trackingFinalizer) ?? false;
+
 export function startJobController(options: JobControllerOptions): JobController {
   const { client } = options;
   const timing: JobControllerTiming = { ...defaultJobTiming, ...options.timing };
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const report = options.onError ?? ((message: string) => console.error(`[job-controller] ${message}`));
+  const manager = componentManager(client, options.logger ?? componentLogger('job-controller'));
   const jobKeyByUid = new Map<string, string>();
   const vanished = new Map<string, Map<string, Pod>>();
   const lastFailureAt = new Map<string, number>();
   /** Names of pods created but not yet seen in the pod cache, per Job uid. */
   const expectedPods = new Map<string, Set<string>>();
+  /** Pods last seen holding the tracking finalizer: a pod deleted from that state still counts as finished. */
+  const tracked = new Set<string>();
 
-  const events = createEventRecorder(client, 'job-controller');
-  const queue = startWorkQueue(reconcile, (key, error) => report(`sync ${key}: ${(error as Error).message}`));
+  const events = manager.eventRecorder('job-controller', 'core');
+  const jobs = manager.informer<Job>(resources.jobs);
+  const pods = manager.informer<Pod>(resources.pods);
+  const controller = manager.addController({ name: 'job', reconcile: ({ namespace, name }) => reconcile(namespace ?? '', name) });
+  // Orphans (pods whose Job is gone) let go of their finalizer through a queue: a 409 is retried, never thrown away.
+  const orphans = manager.addController({ name: 'job-orphan-pods', reconcile: ({ namespace, name }) => releaseOrphan(namespace ?? '', name) });
 
-  const jobs = startInformer<Job>(client, resources.jobs, ({ type, object }) => {
-    const key = `${object.metadata.namespace}/${object.metadata.name}`;
-    if (type === 'delete') {
-      jobKeyByUid.delete(object.metadata.uid ?? '');
-      vanished.delete(object.metadata.uid ?? '');
-      expectedPods.delete(object.metadata.uid ?? '');
-      lastFailureAt.delete(object.metadata.uid ?? '');
-    } else {
-      jobKeyByUid.set(object.metadata.uid ?? '', key);
-    }
-    queue.add(key);
+  jobs.addHandlers({
+    add: (job) => void jobKeyByUid.set(job.metadata.uid ?? '', objectKey(job)),
+    update: (_old, job) => void jobKeyByUid.set(job.metadata.uid ?? '', objectKey(job)),
+    delete: (job) => {
+      const uid = job.metadata.uid ?? '';
+      jobKeyByUid.delete(uid);
+      vanished.delete(uid);
+      expectedPods.delete(uid);
+      lastFailureAt.delete(uid);
+    },
   });
-  const pods = startInformer<Pod>(client, resources.pods, ({ type, object, previous }) => {
-    const uid = controllerJobUid(object);
+  controller.watch(jobs);
+
+  const podChanged = (pod: Pod): void => {
+    const podUid = pod.metadata.uid ?? '';
+    if (hasTrackingFinalizer(pod)) tracked.add(podUid);
+    else tracked.delete(podUid);
+    const uid = controllerJobUid(pod);
     if (uid === undefined) return;
-    const last = previous ?? object;
-    if (type === 'delete' && (last.metadata.finalizers?.includes(trackingFinalizer) ?? false)) {
-      const byPod = vanished.get(uid) ?? new Map<string, Pod>();
-      byPod.set(object.metadata.uid ?? '', object);
-      vanished.set(uid, byPod);
-    }
     const key = jobKeyByUid.get(uid);
-    if (key !== undefined) queue.add(key);
-    else if (type === 'upsert' && (object.metadata.finalizers?.includes(trackingFinalizer) ?? false)) {
-      // Orphan: its Job is gone. Let the pod go, as Kubernetes does (through a queue: a 409 is retried, never thrown away).
-      void jobs.synced.then(() => orphans.add(`${object.metadata.namespace}/${object.metadata.name}`));
-    }
+    if (key !== undefined) controller.enqueue(key);
+    else if (hasTrackingFinalizer(pod)) void jobs.waitForSync().then(() => orphans.enqueue(objectKey(pod)));
+  };
+  pods.addHandlers({
+    add: podChanged,
+    update: (_old, pod) => podChanged(pod),
+    delete: (pod) => {
+      const podUid = pod.metadata.uid ?? '';
+      const held = tracked.delete(podUid) || hasTrackingFinalizer(pod);
+      const uid = controllerJobUid(pod);
+      if (uid === undefined) return;
+      if (held) {
+        const byPod = vanished.get(uid) ?? new Map<string, Pod>();
+        byPod.set(podUid, pod);
+        vanished.set(uid, byPod);
+      }
+      const key = jobKeyByUid.get(uid);
+      if (key !== undefined) controller.enqueue(key);
+    },
   });
 
-  const orphans = startWorkQueue(async (key) => {
-    const [namespace, name] = key.split('/') as [string, string];
-    const pod = pods.get(namespace, name);
-    const uid = pod === undefined ? undefined : controllerJobUid(pod);
-    if (pod === undefined || uid === undefined || jobKeyByUid.has(uid) || !(pod.metadata.finalizers?.includes(trackingFinalizer) ?? false)) return;
-    await removeFinalizer(pod);
-  }, () => {});
-
-  async function removeFinalizer(pod: Pod): Promise<void> {
+  /** false: try again (409, or an error already reported). */
+  async function removeFinalizer(pod: Pod): Promise<boolean> {
     const remaining = (pod.metadata.finalizers ?? []).filter((f) => f !== trackingFinalizer);
     const result = await client.patch(resources.pods, { namespace: pod.metadata.namespace, name: pod.metadata.name },
       { metadata: { finalizers: remaining, resourceVersion: pod.metadata.resourceVersion } });
-    if (!result.ok && result.status !== 404) {
-      if (result.status !== 409) report(`remove finalizer of ${pod.metadata.name}: ${result.message}`);
-      throw new Error(`finalizer removal of ${pod.metadata.name} failed (${result.status}); retrying`);
-    }
+    if (result.ok || result.error.status === 404) return true;
+    if (result.error.status !== 409) report(`remove finalizer of ${pod.metadata.name}: ${describeError(result.error)}`);
+    return false;
   }
 
-  async function reconcile(key: string): Promise<void> {
-    const [namespace, name] = key.split('/') as [string, string];
-    const job = jobs.get(namespace, name);
+  async function releaseOrphan(namespace: string, name: string): Promise<ReconcileResult> {
+    const pod = pods.cache.getByName(namespace, name);
+    const uid = pod === undefined ? undefined : controllerJobUid(pod);
+    if (pod === undefined || uid === undefined || jobKeyByUid.has(uid) || !hasTrackingFinalizer(pod)) return;
+    return (await removeFinalizer(pod)) ? undefined : { requeue: true };
+  }
+
+  async function reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    const key = `${namespace}/${name}`;
+    const job = jobs.cache.getByName(namespace, name);
     if (job === undefined) return;
     const uid = job.metadata.uid ?? '';
-    const owned = pods.list().filter((pod) => controllerJobUid(pod) === uid);
+    const owned = pods.cache.byOwner(uid).filter((pod) => controllerJobUid(pod) === uid);
     const expected = expectedPods.get(uid) ?? new Set<string>();
     for (const pod of owned) expected.delete(pod.metadata.name ?? '');
     for (const gone of vanished.get(uid)?.values() ?? []) expected.delete(gone.metadata.name ?? '');
@@ -114,55 +132,49 @@ export function startJobController(options: JobControllerOptions): JobController
     const newlyTrue = (type: string) => decision.status.conditions?.find((c) => c.type === type && c.status === 'True'
       && !(job.status?.conditions ?? []).some((p) => p.type === type && p.status === 'True'));
     if (JSON.stringify(decision.status) !== JSON.stringify(job.status ?? {})) {
-      const written = await client.replace<Job>(resources.jobs, { namespace, name, subresource: 'status' }, { ...job, status: decision.status });
+      const written = await client.replaceStatus<Job>(resources.jobs, { ...job, status: decision.status });
       if (!written.ok) {
-        if (written.status === 404) return;
+        if (written.error.status === 404) return;
         // 409: our cached Job is stale; the watch brings the new version, then we decide again.
-        if (written.status === 409) { queue.addAfter(key, 50); return; }
-        throw new Error(`status write: ${written.status} ${written.message}`);
+        if (written.error.status === 409) return { requeueAfterMs: 50 };
+        throw new Error(`status write: ${describeError(written.error)}`);
       }
     }
     const completed = newlyTrue('Complete');
-    if (completed !== undefined) events.record(jobRef, 'Normal', 'Completed', 'Job completed');
+    if (completed !== undefined) events.event(jobRef, 'Normal', 'Completed', '', 'Job completed');
     const failedNow = newlyTrue('Failed');
-    if (failedNow !== undefined) events.record(jobRef, 'Warning', failedNow.reason ?? 'Failed', failedNow.message ?? '');
+    if (failedNow !== undefined) events.event(jobRef, 'Warning', failedNow.reason ?? 'Failed', '', failedNow.message ?? '');
     for (const podUid of decision.forgetVanished) vanished.get(uid)?.delete(podUid);
     for (const podName of decision.removeFinalizers) {
       const pod = owned.find((p) => p.metadata.name === podName);
-      if (pod !== undefined) await removeFinalizer(pod);
+      if (pod !== undefined && !(await removeFinalizer(pod))) return { requeue: true };
     }
     for (const podName of decision.deletePods) {
-      const result = await client.remove(resources.pods, { namespace, name: podName });
-      if (result.ok) events.record(jobRef, 'Normal', 'SuccessfulDelete', `Deleted pod: ${podName}`);
-      else if (result.status !== 404) report(`delete pod ${podName}: ${result.message}`);
+      const result = await client.delete(resources.pods, { namespace, name: podName });
+      if (result.ok) events.event(jobRef, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${podName}`);
+      else if (result.error.status !== 404) report(`delete pod ${podName}: ${describeError(result.error)}`);
     }
     for (let i = 0; i < decision.createPods; i += 1) {
       const pod = buildJobPod(job, random);
-      const created = await client.create<Pod>(resources.pods, { namespace }, pod);
+      const created = await client.create<Pod>(resources.pods, pod, { namespace });
       if (created.ok) {
-        events.record(jobRef, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`);
+        events.event(jobRef, 'Normal', 'SuccessfulCreate', '', `Created pod: ${pod.metadata.name ?? ''}`);
         expected.add(pod.metadata.name ?? '');
         expectedPods.set(uid, expected);
-      } else if (created.status !== 409) {
-        report(`create pod for ${key}: ${created.message}`);
+      } else if (created.error.status !== 409) {
+        report(`create pod for ${key}: ${describeError(created.error)}`);
       }
     }
-    if (decision.requeueAfterMs !== undefined) queue.addAfter(key, decision.requeueAfterMs + 5);
+    const waits: number[] = [];
+    if (decision.requeueAfterMs !== undefined) waits.push(decision.requeueAfterMs + 5);
     const ttl = ttlVerdict({ ...job, status: decision.status }, now());
-    if (ttl.action === 'wait') queue.addAfter(key, ttl.ms + 5);
+    if (ttl.action === 'wait') waits.push(ttl.ms + 5);
     if (ttl.action === 'delete') {
-      const removed = await client.remove(resources.jobs, { namespace, name }, { propagationPolicy: 'Foreground', preconditions: { uid } });
-      if (!removed.ok && removed.status !== 404 && removed.status !== 409) report(`ttl delete ${key}: ${removed.message}`);
+      const removed = await client.delete(resources.jobs, { namespace, name }, { propagationPolicy: 'Foreground', preconditions: { uid } });
+      if (!removed.ok && removed.error.status !== 404 && removed.error.status !== 409) report(`ttl delete ${key}: ${describeError(removed.error)}`);
     }
+    return waits.length === 0 ? undefined : { requeueAfterMs: Math.min(...waits) };
   }
 
-  return {
-    synced: Promise.all([jobs.synced, pods.synced]).then(() => undefined),
-    async stop() {
-      jobs.stop();
-      pods.stop();
-      await queue.stop();
-      await orphans.stop();
-    },
-  };
+  return runComponent(manager, [jobs, pods]);
 }

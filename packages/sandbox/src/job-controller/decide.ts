@@ -2,8 +2,8 @@
 // the Kubernetes (1.31+) batch/v1 Job controller: finished pods are first recorded in
 // status.uncountedTerminatedPods, then their tracking finalizer is removed, then they move into
 // status.succeeded/failed, so a pod is counted exactly once even across crashes and retries.
-import { kubeTime } from '../kube-client/time.ts';
-import type { Condition, Job, JobStatus, Pod } from '../kube-client/types.ts';
+import { rfc3339 } from '@rayjob/kube-runtime';
+import type { Condition, Job, JobStatus, Pod } from '../kube-objects/types.ts';
 import { matchPodFailurePolicy } from './pod-failure-policy.ts';
 
 export const trackingFinalizer = 'batch.kubernetes.io/job-tracking';
@@ -93,7 +93,7 @@ export function backoffDelayMs(failures: number, timing: JobControllerTiming): n
 
 export function decideJob(obs: JobObservation): JobDecision {
   const { job, now, timing } = obs;
-  const nowIso = kubeTime(now);
+  const nowIso = rfc3339(now);
   const previous = job.status ?? {};
   let conditions = [...(previous.conditions ?? [])];
   const finished = isTrue(conditions, 'Complete') ?? isTrue(conditions, 'Failed');

@@ -1,7 +1,7 @@
 // Matches a failed pod against a Job's podFailurePolicy the way the Kubernetes Job controller does:
 // rules in order, the first match wins; exit-code rules look at terminated containers with a
 // non-zero code, condition rules at the pod's conditions. Messages are Kubernetes' own wording.
-import type { ContainerStatus, Job, Pod } from '../kube-client/types.ts';
+import type { ContainerStatus, Job, Pod } from '../kube-objects/types.ts';
 
 export type PolicyVerdict =
   | { action: 'none' }

@@ -1,5 +1,5 @@
 // Builds a Job's pod from its template the way the Kubernetes Job controller names and labels it.
-import type { Job, Pod } from '../kube-client/types.ts';
+import type { Job, Pod } from '../kube-objects/types.ts';
 import { trackingFinalizer } from './decide.ts';
 
 /** Kubernetes' random-suffix alphabet (no vowels, no look-alike digits). */

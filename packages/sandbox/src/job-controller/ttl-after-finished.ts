@@ -1,7 +1,7 @@
 // Kubernetes' TTL-after-finished controller, folded into the Job controller: a finished Job with
 // spec.ttlSecondsAfterFinished is deleted (foreground, so its pods go first) that long after the
 // Complete/Failed condition's transition time.
-import type { Job } from '../kube-client/types.ts';
+import type { Job } from '../kube-objects/types.ts';
 
 export type TtlVerdict = { action: 'none' } | { action: 'wait'; ms: number } | { action: 'delete' };
 

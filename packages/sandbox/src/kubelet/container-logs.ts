@@ -4,7 +4,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import type { ContainerStatus } from '../kube-client/types.ts';
+import type { ContainerStatus } from '../kube-objects/types.ts';
 import { podLogPath } from './log-paths.ts';
 
 export interface LogTarget {

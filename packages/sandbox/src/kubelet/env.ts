@@ -1,7 +1,7 @@
 // Resolves a container's environment as the kubelet does: envFrom sources in order, then env
 // entries in order (later wins), each value's $(VAR) expanded against what is defined so far.
 // Missing references become a typed error the caller reports as CreateContainerConfigError.
-import type { ConfigMap, Container, Pod, Secret } from '../kube-client/types.ts';
+import type { ConfigMap, Container, Pod, Secret } from '../kube-objects/types.ts';
 import { expandVars } from './expand-vars.ts';
 
 export interface ObjectSource {

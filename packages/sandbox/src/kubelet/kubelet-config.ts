@@ -1,6 +1,5 @@
 // Settings shared by the kubelet's parts. Timers default to Kubernetes' values; tests shorten them.
-import type { EventRecorder } from '../kube-client/events.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
+import type { EventRecorder, KubeClient } from '@rayjob/kube-runtime';
 import type { ImageCatalog } from './image-program.ts';
 import type { HeartbeatTiming } from './node-heartbeat.ts';
 import { defaultHeartbeatTiming } from './node-heartbeat.ts';

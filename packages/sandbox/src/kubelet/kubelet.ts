@@ -4,11 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEventRecorder } from '../kube-client/events.ts';
-import { startInformer } from '../kube-client/informer.ts';
-import type { KubeClient, ResourceType } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import type { ConfigMap, KubeObject, Pod, Secret } from '../kube-client/types.ts';
+import { createEventRecorder, createInformer, resources, type KubeClient, type ResourceType } from '@rayjob/kube-runtime';
+import type { ConfigMap, KubeObject, Pod, Secret } from '../kube-objects/types.ts';
+import { nodeInformerBackoff, runInformers } from '../node-runtime/component.ts';
 import type { ImageCatalog } from './image-program.ts';
 import type { KubeletTiming } from './kubelet-config.ts';
 import { defaultKubeletTiming } from './kubelet-config.ts';
@@ -78,10 +76,10 @@ function volumeSources(client: KubeClient): VolumeSources {
     configMap: (namespace, name) => getOrUndefined<ConfigMap>(resources.configmaps, namespace, name),
     secret: (namespace, name) => getOrUndefined<Secret>(resources.secrets, namespace, name),
     async serviceAccountToken(namespace, serviceAccount, audience, expirationSeconds) {
-      const request = await client.create<KubeObject & { status?: { token?: string } }>(resources.serviceaccounts, { namespace, name: serviceAccount, subresource: 'token' }, {
+      const request = await client.create<KubeObject & { status?: { token?: string } }>(resources.serviceaccounts, {
         apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
         spec: { audiences: audience === undefined ? [] : [audience], expirationSeconds: expirationSeconds ?? 3607 },
-      });
+      }, { namespace, name: serviceAccount, subresource: 'token' });
       // Without a TokenRequest endpoint the sandbox accepts any bearer token: hand out a recognisable one.
       return request.ok && request.value.status?.token !== undefined ? request.value.status.token : `sandbox-token.${namespace}.${serviceAccount}`;
     },
@@ -106,22 +104,23 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     sources: volumeSources(client),
     baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' },
     log,
-    events: createEventRecorder(client, 'kubelet', nodeName),
+    events: createEventRecorder({ client, component: 'kubelet', instance: nodeName, api: 'core' }),
     frozen: () => frozen,
     serviceEnv: options.apiAccess?.env ?? {},
     clusterCA: options.apiAccess?.caCert,
   };
-  const scheduler = createEventRecorder(client, 'default-scheduler');
+  const scheduler = createEventRecorder({ client, component: 'default-scheduler', api: 'core' });
   const workers = new Map<string, PodWorker>();
+  const pods = createInformer<Pod>({ client, type: resources.pods, backoff: nodeInformerBackoff });
   const workerOf = (namespace: string, name: string): PodWorker | undefined => {
-    const pod = pods.get(namespace, name);
+    const pod = pods.cache.getByName(namespace, name);
     return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
   };
   const server = options.server === false ? undefined : await startKubeletServer({
     ...options.server, host: options.network.gatewayIP, dir: options.dir, nsenter: tools.nsenter,
     containers: {
       logTarget(namespace, name, container) {
-        const pod = pods.get(namespace, name);
+        const pod = pods.cache.getByName(namespace, name);
         if (pod?.spec.nodeName !== nodeName) return undefined;
         const status = workerOf(namespace, name)?.containerStatus(container)
           ?? [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
@@ -146,24 +145,18 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     if (binding.has(key)) return;
     binding.add(key);
     const target = { namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'binding' };
-    const bound = await client.create(resources.pods, target, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } });
-    if (!bound.ok && (bound.status === 404 || bound.status === 405)) {
+    const bound = await client.create(resources.pods, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } }, target);
+    if (!bound.ok && (bound.error.status === 404 || bound.error.status === 405)) {
       // Servers without pods/binding: set spec.nodeName directly.
       await client.patch(resources.pods, { namespace: pod.metadata.namespace, name: pod.metadata.name }, { spec: { nodeName } });
     }
-    if (bound.ok) scheduler.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
+    if (bound.ok) scheduler.event({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
     binding.delete(key);
   }
 
-  const pods = startInformer<Pod>(client, resources.pods, ({ type, object }) => {
+  const podChanged = (object: Pod): void => {
     if (stopping) return;
     const uid = object.metadata.uid ?? '';
-    if (type === 'delete') {
-      const worker = workers.get(uid);
-      workers.delete(uid);
-      if (worker !== undefined) void worker.gone();
-      return;
-    }
     if (object.spec.nodeName === undefined || object.spec.nodeName === '') {
       if (object.metadata.deletionTimestamp === undefined) void bind(object);
       return;
@@ -175,18 +168,30 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     if (phase === 'Succeeded' || phase === 'Failed') {
       // Finished before this kubelet started: nothing runs; finish a pending deletion.
       if (object.metadata.deletionTimestamp !== undefined) {
-        void client.remove(resources.pods, { namespace: object.metadata.namespace, name: object.metadata.name }, { gracePeriodSeconds: 0, preconditions: { uid } });
+        void client.delete(resources.pods, { namespace: object.metadata.namespace, name: object.metadata.name }, { gracePeriodSeconds: 0, preconditions: { uid } });
       }
       return;
     }
     const worker = startPodWorker(object, deps);
     workers.set(uid, worker);
     worker.update(object);
+  };
+  pods.addHandlers({
+    add: podChanged,
+    update: (_old, pod) => podChanged(pod),
+    delete: (pod) => {
+      if (stopping) return;
+      const uid = pod.metadata.uid ?? '';
+      const worker = workers.get(uid);
+      workers.delete(uid);
+      if (worker !== undefined) void worker.gone();
+    },
   });
+  const watching = runInformers([pods]);
 
   return {
     nodeName,
-    synced: pods.synced,
+    synced: watching.synced,
     heartbeat,
     server,
     freeze() {
@@ -204,7 +209,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
       stopping = true;
       heartbeat.stop();
       await server?.stop();
-      pods.stop();
+      await watching.stop();
       await Promise.all([...workers.values()].map((w) => w.stop()));
       workers.clear();
       rmSync(join(options.dir, 'kubelet'), { recursive: true, force: true });

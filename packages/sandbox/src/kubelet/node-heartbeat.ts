@@ -3,10 +3,8 @@
 // changed (e.g. the node lifecycle controller marked it Unknown) or when 5 minutes passed since the last post.
 // Without these the node lifecycle controller marks the node Unknown after its grace period, taints it and
 // sets every pod on it Ready=False.
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { resources } from '../kube-client/rest-client.ts';
-import { kubeMicroTime, kubeTime } from '../kube-client/time.ts';
-import type { Lease, Node, NodeCondition, NodeStatus } from '../kube-client/types.ts';
+import { describeError, microTime, resources, rfc3339, type KubeClient } from '@rayjob/kube-runtime';
+import type { Lease, Node, NodeCondition, NodeStatus } from '../kube-objects/types.ts';
 
 export interface HeartbeatTiming {
   /** Lease renewal interval (kubelet: 25% of the lease duration, 10 s). */
@@ -100,13 +98,13 @@ async function registerNode(client: KubeClient, facts: NodeFacts, now: number): 
     apiVersion: 'v1', kind: 'Node',
     metadata: { name: facts.nodeName, labels: { 'kubernetes.io/hostname': facts.nodeName, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': process.arch === 'x64' ? 'amd64' : process.arch } },
     spec: {},
-    status: nodeStatusFor(facts, undefined, kubeTime(now)),
+    status: nodeStatusFor(facts, undefined, rfc3339(now)),
   };
-  const created = await client.create<Node>(resources.nodes, {}, body);
+  const created = await client.create<Node>(resources.nodes, body);
   if (created.ok) return created.value;
-  if (created.status !== 409) throw new Error(`kubelet: could not register node ${facts.nodeName}: ${created.status} ${created.message}`);
+  if (created.error.status !== 409) throw new Error(`kubelet: could not register node ${facts.nodeName}: ${describeError(created.error)}`, { cause: created.error });
   const current = await client.get<Node>(resources.nodes, { name: facts.nodeName });
-  if (!current.ok) throw new Error(`kubelet: could not read node ${facts.nodeName}: ${current.status} ${current.message}`);
+  if (!current.ok) throw new Error(`kubelet: could not read node ${facts.nodeName}: ${describeError(current.error)}`, { cause: current.error });
   return current.value;
 }
 
@@ -134,20 +132,20 @@ export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat
   async function postStatus(): Promise<boolean> {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const live = await client.get<Node>(resources.nodes, { name: facts.nodeName });
-      if (!live.ok && live.status === 404) {
+      if (!live.ok && live.error.status === 404) {
         // Someone deleted our Node: register again, as a kubelet does.
         const node = await registerNode(client, facts, now());
         nodeUid = node.metadata.uid;
         lastPostedAt = now();
         return true;
       }
-      if (!live.ok) { log(`node status: ${live.status} ${live.message}`); return false; }
+      if (!live.ok) { log(`node status: ${describeError(live.error)}`); return false; }
       nodeUid = live.value.metadata.uid;
-      const desired = nodeStatusFor(facts, live.value.status, kubeTime(now()));
+      const desired = nodeStatusFor(facts, live.value.status, rfc3339(now()));
       if (!nodeStatusChanged(live.value.status, desired) && now() - lastPostedAt < timing.nodeStatusReportMs) return true;
-      const written = await client.replace<Node>(resources.nodes, { name: facts.nodeName, subresource: 'status' }, { ...live.value, status: desired });
+      const written = await client.replaceStatus<Node>(resources.nodes, { ...live.value, status: desired });
       if (written.ok) { lastPostedAt = now(); return true; }
-      if (written.status !== 409) { log(`node status: ${written.status} ${written.message}`); return false; }
+      if (written.error.status !== 409) { log(`node status: ${describeError(written.error)}`); return false; }
     }
     return false;
   }
@@ -158,11 +156,11 @@ export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat
   }
 
   async function renewLease(): Promise<boolean> {
-    const renewTime = kubeMicroTime(now());
+    const renewTime = microTime(now());
     if (lease === undefined) {
       const got = await client.get<Lease>(resources.leases, { namespace: nodeLeaseNamespace, name: facts.nodeName });
       if (got.ok) lease = got.value;
-      else if (got.status === 404) {
+      else if (got.error.status === 404) {
         const body: Lease = {
           apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
           metadata: {
@@ -171,21 +169,21 @@ export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat
           },
           spec: { holderIdentity: facts.nodeName, leaseDurationSeconds: timing.nodeLeaseDurationSeconds, renewTime },
         };
-        const created = await client.create<Lease>(resources.leases, { namespace: nodeLeaseNamespace }, body);
+        const created = await client.create<Lease>(resources.leases, body);
         if (created.ok) { lease = created.value; return true; }
-        log(`node lease: ${created.status} ${created.message}`);
+        log(`node lease: ${describeError(created.error)}`);
         return false;
       } else {
-        log(`node lease: ${got.status} ${got.message}`);
+        log(`node lease: ${describeError(got.error)}`);
         return false;
       }
     }
     const body: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: facts.nodeName, leaseDurationSeconds: timing.nodeLeaseDurationSeconds, renewTime } };
-    const written = await client.replace<Lease>(resources.leases, { namespace: nodeLeaseNamespace, name: facts.nodeName }, body);
+    const written = await client.replace<Lease>(resources.leases, body);
     if (written.ok) { lease = written.value; return true; }
     // 409 or 404: read (or create) it again on the retry.
     lease = undefined;
-    if (written.status !== 409 && written.status !== 404) log(`node lease: ${written.status} ${written.message}`);
+    if (written.error.status !== 409 && written.error.status !== 404) log(`node lease: ${describeError(written.error)}`);
     return false;
   }
 

@@ -2,7 +2,7 @@
 // glibc (Python, getent, curl) and Node's resolver use the cluster DNS with Kubernetes' search path.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Pod } from '../kube-client/types.ts';
+import type { Pod } from '../kube-objects/types.ts';
 
 export function resolvConf(namespace: string, nameserver: string, clusterDomain: string): string {
   return [

@@ -1,7 +1,7 @@
 // Pure pod status computation: phase from container states (the kubelet's rules), and the
 // kubelet-owned conditions. Conditions other agents own (DisruptionTarget from eviction, custom
 // readiness gates) are carried over from the live object untouched.
-import type { Condition, ContainerStatus, Pod, PodStatus } from '../kube-client/types.ts';
+import type { Condition, ContainerStatus, Pod, PodStatus } from '../kube-objects/types.ts';
 
 export const kubeletConditionTypes = ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready', 'PodScheduled'] as const;
 

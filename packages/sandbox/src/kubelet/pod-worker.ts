@@ -1,12 +1,11 @@
 // One pod on this node: sets up its network and volumes, runs init containers then containers as
 // process groups, restarts them per restartPolicy with back-off, probes readiness, and reports
 // status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
-import { kubeTime } from '../kube-client/time.ts';
+import { describeError, resources, rfc3339 } from '@rayjob/kube-runtime';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resources } from '../kube-client/rest-client.ts';
-import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-client/types.ts';
+import type { Container, ContainerState, ContainerStatus, Pod } from '../kube-objects/types.ts';
 import type { BindMount } from './container-process.ts';
 import { containerMarkerVariable, killContainerRemnants, launchContainer, signalGroup, withPrivateTmp } from './container-process.ts';
 import { resolveEnv } from './env.ts';
@@ -58,7 +57,7 @@ export interface PodWorker {
   stop(): Promise<void>;
 }
 
-const nowIso = (): string => kubeTime();
+const nowIso = (): string => rfc3339(Date.now());
 
 export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let pod = initial;
@@ -88,7 +87,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let torn = false;
   const workerTimers = new Set<NodeJS.Timeout>();
   const event = (type: 'Normal' | 'Warning', reason: string, message: string): void =>
-    deps.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, type, reason, message);
+    deps.events.event({ ...pod, apiVersion: 'v1', kind: 'Pod' }, type, reason, '', message);
 
   const later = (set: Set<NodeJS.Timeout>, ms: number, fn: () => void): void => {
     const timer = setTimeout(() => { set.delete(timer); fn(); }, ms);
@@ -139,10 +138,10 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       const live = await deps.client.get<Pod>(resources.pods, { namespace, name });
       if (!live.ok || live.value.metadata.uid !== uid) return;
       const body = { ...live.value, status: snapshot(live.value) };
-      const written = await deps.client.replace<Pod>(resources.pods, { namespace, name, subresource: 'status' }, body);
+      const written = await deps.client.replaceStatus<Pod>(resources.pods, body);
       if (written.ok) wroteStatus = true;
-      if (written.ok || written.status === 404) return;
-      if (written.status !== 409) { deps.log(`status of ${namespace}/${name}: ${written.status} ${written.message}`); return; }
+      if (written.ok || written.error.status === 404) return;
+      if (written.error.status !== 409) { deps.log(`status of ${namespace}/${name}: ${describeError(written.error)}`); return; }
     }
   }
 
@@ -224,7 +223,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     run.containerID = `sandbox://${containerID}`;
     if (!launched.ok) {
       writeFileSync(logFile, `${launched.message}\n`, { flag: 'a' });
-      finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: kubeTime(0), finishedAt: nowIso(), containerID: run.containerID } });
+      finishRun(run, { terminated: { exitCode: launched.exitCode, reason: 'StartError', message: launched.message, startedAt: rfc3339(0), finishedAt: nowIso(), containerID: run.containerID } });
       return;
     }
     run.pid = launched.pid;
@@ -375,7 +374,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     clearAll(workerTimers);
     for (const run of all) {
       if (run.state.running === undefined && run.state.terminated === undefined) {
-        run.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: kubeTime(0), finishedAt: nowIso() } };
+        run.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: rfc3339(0), finishedAt: nowIso() } };
       }
     }
     const running = all.filter((r) => r.pid !== undefined);
@@ -408,8 +407,8 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     await writeStatus();
     await cleanUp();
     rmSync(podLogDir(deps.dir, namespace, name), { recursive: true, force: true });
-    const removed = await deps.client.remove(resources.pods, { namespace, name }, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } });
-    if (!removed.ok && removed.status !== 404 && removed.status !== 409) deps.log(`delete ${namespace}/${name}: ${removed.message}`);
+    const removed = await deps.client.delete(resources.pods, { namespace, name }, { gracePeriodSeconds: 0, preconditions: { uid } });
+    if (!removed.ok && removed.error.status !== 404 && removed.error.status !== 409) deps.log(`delete ${namespace}/${name}: ${describeError(removed.error)}`);
   }
 
   let terminated: Promise<void> | undefined;

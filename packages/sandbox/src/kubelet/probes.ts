@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
-import type { Container, Probe } from '../kube-client/types.ts';
+import type { Container, Probe } from '../kube-objects/types.ts';
 
 export interface ProbeTarget {
   podIP: string;

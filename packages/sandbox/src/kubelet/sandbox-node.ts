@@ -6,8 +6,7 @@ import type { ClusterDns } from '../dns/dns-server.ts';
 import { startClusterDns } from '../dns/dns-server.ts';
 import type { EndpointsController } from '../dns/endpoints-controller.ts';
 import { startEndpointsController } from '../dns/endpoints-controller.ts';
-import type { KubeClient } from '../kube-client/rest-client.ts';
-import { createKubeClient } from '../kube-client/rest-client.ts';
+import { createKubeClient, type ConnectionSource, type KubeClient } from '@rayjob/kube-runtime';
 import type { ImageCatalog } from './image-program.ts';
 import type { ApiEndpoint, ApiEndpointOptions } from './api-endpoint.ts';
 import { startApiEndpoint } from './api-endpoint.ts';
@@ -20,8 +19,9 @@ import type { NetworkMode, PodNetwork } from './pod-network.ts';
 import { netnsSupported, startLoopbackNetwork, startNetnsNetwork } from './pod-network.ts';
 
 export interface SandboxNodeOptions {
-  /** API server URL (or a ready client). */
+  /** API server URL, or a kubeconfig-like connection (client certificate, CA, token), or a ready client. */
   url?: string;
+  connection?: ConnectionSource;
   client?: KubeClient;
   dir: string;
   images: ImageCatalog;
@@ -50,8 +50,10 @@ export interface SandboxNode {
 }
 
 export async function startSandboxNode(options: SandboxNodeOptions): Promise<SandboxNode> {
-  const client = options.client ?? createKubeClient({ url: options.url ?? '' });
-  if (options.client === undefined && options.url === undefined) throw new Error('startSandboxNode: pass `url` (the API server URL) or `client`');
+  const source = options.connection ?? (options.url === undefined ? undefined : { server: options.url });
+  const client = options.client ?? (source === undefined ? undefined : await createKubeClient(source, { userAgent: 'rayjob-sandbox-node' }));
+  if (client === undefined) throw new Error('startSandboxNode: pass `url` (the API server URL), `connection` or `client`');
+  const ownsClient = options.client === undefined;
   const mode = options.network ?? 'auto';
   const useNetns = mode === 'netns' || (mode === 'auto' && await netnsSupported());
   const network = useNetns ? await startNetnsNetwork() : startLoopbackNetwork();
@@ -85,6 +87,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
         await network.stop();
         // The last sandbox on the machine takes away the mount points it had to create on the host.
         if (!anyLiveClaim()) removeCreatedMountPoints();
+        if (ownsClient) await client.close();
       },
     };
   } catch (error) {
@@ -92,6 +95,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
     await endpoints?.stop();
     await dns?.stop();
     await network.stop();
+    if (ownsClient) await client.close();
     throw error;
   }
 }

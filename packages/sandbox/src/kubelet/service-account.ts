@@ -5,7 +5,7 @@
 // (automountServiceAccountToken: false) or a container mounts something else at that path.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Container, Pod } from '../kube-client/types.ts';
+import type { Container, Pod } from '../kube-objects/types.ts';
 import type { VolumeSources } from './volumes.ts';
 
 export const serviceAccountMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';

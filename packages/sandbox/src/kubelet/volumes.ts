@@ -3,7 +3,7 @@
 // (the pod stays ContainerCreating and the kubelet retries, as Kubernetes does after FailedMount).
 import { closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { KeyToPath, Pod, Volume } from '../kube-client/types.ts';
+import type { KeyToPath, Pod, Volume } from '../kube-objects/types.ts';
 import type { ObjectSource, PodFacts } from './env.ts';
 import { decodeSecretData, fieldValue } from './env.ts';
 

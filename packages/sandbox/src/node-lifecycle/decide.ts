@@ -6,7 +6,7 @@
 // - conditions map to NoSchedule taints, and Ready False/Unknown to a NoExecute taint — except when every node is
 //   unhealthy ("full disruption", e.g. the only node of a one-node cluster), where evictions stop and NoExecute
 //   taints are removed.
-import type { Lease, Node, NodeCondition, Taint } from '../kube-client/types.ts';
+import type { Lease, Node, NodeCondition, Taint } from '../kube-objects/types.ts';
 
 export interface NodeLifecycleTiming {
   /** How often node health is checked (--node-monitor-period: 5 s). */

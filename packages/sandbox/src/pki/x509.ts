@@ -88,7 +88,9 @@ function certificate(request: CertificateRequest & { ca: boolean }, subjectKey: 
   const subject = name(request.commonName, request.organizations);
   const signer: Signer = issuer === 'self' ? { subject, key: selfKey, keyId: keyId(subjectKey.publicKey) } : issuer;
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  // Positive (high bit clear) and minimal (first octet never zero): DER forbids a redundant leading zero, and
+  // OpenSSL rejects such a certificate ("illegal padding") when it is presented in a TLS handshake.
+  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
   const usageBits = request.ca ? 0x80 | 0x04 | 0x02 : 0x80 | 0x20; // digitalSignature (+ keyCertSign, cRLSign | keyEncipherment)
   const extensions: Buffer[] = [
     extension('2.5.29.19', true, request.ca ? seq(bool(true)) : seq()),

@@ -1,29 +1,13 @@
 // The shapes the store keeps. Objects are plain JSON, never mutated after they are stored
 // (every write replaces the stored value), so readers can share them without copying.
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+// Object metadata is defined once, in kube-runtime (what every client in the repo reads and writes); the store
+// takes it open-ended, keeping any other field a client sent (types only: the API server runs without kube-runtime).
+import type { ObjectMeta as ClientObjectMeta } from '@rayjob/kube-runtime';
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
+export type { OwnerReference } from '@rayjob/kube-runtime';
+
+export interface ObjectMeta extends ClientObjectMeta {
   [key: string]: unknown;
 }
 

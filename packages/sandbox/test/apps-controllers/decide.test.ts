@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../src/kube-client/types.ts';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import { decideReplicaSet } from '../../src/apps-controllers/decide-replicaset.ts';
 import { deploymentStatus, newReplicaSetFor, planRollout, podTemplateHash, rollingLimits } from '../../src/apps-controllers/decide-deployment.ts';
 import type { Deployment, ReplicaSet } from '../../src/apps-controllers/types.ts';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppsControllers } from '../../src/apps-controllers/controller.ts';
 import { startAppsControllers } from '../../src/apps-controllers/controller.ts';
 import type { Deployment, ReplicaSet } from '../../src/apps-controllers/types.ts';
-import { resources } from '../../src/kube-client/rest-client.ts';
-import type { Pod } from '../../src/kube-client/types.ts';
+import { resources } from '@rayjob/kube-runtime';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import { startHarness, waitFor } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
 
@@ -37,10 +37,10 @@ const ready = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type 
 
 describe('Deployment controller', () => {
   it('starts the pods of a Deployment through its ReplicaSet, with owner references and status', async () => {
-    const created = await h.client.create<Deployment>(resources.deployments, { namespace: 'default' }, {
+    const created = await h.client.create<Deployment>(resources.deployments, {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
       spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command: ['sleep', '300'], env: [{ name: 'V', value: '1' }] }] } } },
-    });
+    }, { namespace: 'default' });
     expect(created.ok).toBe(true);
     const done = await waitFor('deployment available', async () => {
       const d = await getDeployment('web');
@@ -53,7 +53,7 @@ describe('Deployment controller', () => {
     const rsName = pods[0]?.metadata.ownerReferences?.[0]?.name ?? '';
     expect(rsName).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]+$/);
     expect(pods[0]?.metadata.name).toMatch(new RegExp(`^${rsName}-[bcdfghjklmnpqrstvwxz2456789]{5}$`));
-    const rs = await h.client.get<ReplicaSet>(resources.replicasets, { namespace: 'default', name: rsName });
+    const rs = await h.client.get<ReplicaSet>(resources.replicaSets, { namespace: 'default', name: rsName });
     expect(rs.ok && rs.value.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Deployment', name: 'web', controller: true });
     expect(rs.ok && rs.value.status).toMatchObject({ replicas: 2, readyReplicas: 2, availableReplicas: 2 });
     expect((await kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s'])).stdout).toContain('deployment "web" successfully rolled out');
@@ -70,7 +70,7 @@ describe('Deployment controller', () => {
       return pods.length === 2 && pods.every((p) => !before.some((b) => b.metadata.name === p.metadata.name)) && pods.every(ready) ? pods : undefined;
     }, 30_000);
     expect(after.every((p) => p.spec.containers[0]?.env?.[0]?.value === '2')).toBe(true);
-    const sets = await h.client.list<ReplicaSet>(resources.replicasets, { namespace: 'default' });
+    const sets = await h.client.list<ReplicaSet>(resources.replicaSets, { namespace: 'default' });
     const byRevision = (sets.ok ? sets.value.items : []).map((rs) => [rs.metadata.annotations?.['deployment.kubernetes.io/revision'], rs.spec.replicas]).sort();
     expect(byRevision).toEqual([['1', 0], ['2', 2]]);
     expect((await getDeployment('web'))?.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');

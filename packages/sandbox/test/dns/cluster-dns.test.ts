@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryClusterDns } from '../../src/dns/host-lookup.ts';
-import { resources } from '../../src/kube-client/rest-client.ts';
-import type { Endpoints, Pod } from '../../src/kube-client/types.ts';
+import { resources } from '@rayjob/kube-runtime';
+import type { Endpoints, Pod } from '../../src/kube-objects/types.ts';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { createPod, startHarness, waitFor, waitForPhase } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
@@ -18,9 +18,9 @@ beforeAll(async () => {
     args: ['-e', "require('http').createServer((q, s) => s.end('hello from web')).listen(8080)"] }] } });
   await createPod(h.client, { metadata: { name: 'nr', labels: { app: 'nr' } }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'],
     readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }] } });
-  await h.client.create(resources.services, { namespace: 'default' }, { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } });
-  await h.client.create(resources.services, { namespace: 'default' }, { metadata: { name: 'nr-headless' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'nr' }, ports: [{ port: 80 }] } });
-  await h.client.create(resources.services, { namespace: 'default' }, { metadata: { name: 'nr-strict' }, spec: { clusterIP: 'None', selector: { app: 'nr' }, ports: [{ port: 80 }] } });
+  await h.client.create(resources.services, { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } }, { namespace: 'default' });
+  await h.client.create(resources.services, { metadata: { name: 'nr-headless' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'nr' }, ports: [{ port: 80 }] } }, { namespace: 'default' });
+  await h.client.create(resources.services, { metadata: { name: 'nr-strict' }, spec: { clusterIP: 'None', selector: { app: 'nr' }, ports: [{ port: 80 }] } }, { namespace: 'default' });
   web = await waitForPhase(h.client, 'web', ['Running']);
   notReady = await waitForPhase(h.client, 'nr', ['Running']);
   await waitFor('web endpoints', async () => {

@@ -4,7 +4,7 @@ import type { ClusterView } from '../../src/dns/cluster-records.ts';
 import { buildQuery, buildResponse, parseAnswers, parseQuery, recordTypes } from '../../src/dns/dns-wire.ts';
 import { clusterFqdn } from '../../src/dns/host-lookup.ts';
 import { desiredSubsets } from '../../src/dns/endpoints-controller.ts';
-import type { Endpoints, Pod, Service } from '../../src/kube-client/types.ts';
+import type { Endpoints, Pod, Service } from '../../src/kube-objects/types.ts';
 
 const services: Record<string, Service> = {
   'ns/web': { metadata: { name: 'web', namespace: 'ns' }, spec: { selector: { app: 'web' } } },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePod, evictPod, forceDeletePod, oomKillContainer, rayHeadFault } from '../../src/faults/faults.ts';
-import { resources } from '../../src/kube-client/rest-client.ts';
+import { resources } from '@rayjob/kube-runtime';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { rayEmulatorImage } from '../../src/kubelet/ray-image.ts';
 import { createPod, getPod, startHarness, testImages, waitFor, waitForPhase } from '../kubelet/harness.ts';
@@ -56,7 +56,7 @@ describe('faults', () => {
       ports: [{ name: 'dashboard', containerPort: 8265 }], readinessProbe: { exec: { command: ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'] }, periodSeconds: 1,
         // The harness scales probe times by 0.05: 40 s is a 2 s timeout, enough for nsenter + bash + wget on a busy machine.
         timeoutSeconds: 40 } }] } });
-    await h.client.create(resources.services, { namespace: 'default' }, { metadata: { name: 'head-svc' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'ray.io/node-type': 'head' }, ports: [{ name: 'dashboard', port: 8265 }] } });
+    await h.client.create(resources.services, { metadata: { name: 'head-svc' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'ray.io/node-type': 'head' }, ports: [{ name: 'dashboard', port: 8265 }] } }, { namespace: 'default' });
     const head = await waitFor('head ready', async () => {
       const pod = await getPod(h.client, 'head');
       return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? pod : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Job, Pod } from '../../src/kube-client/types.ts';
+import type { Job, Pod } from '../../src/kube-objects/types.ts';
 import { backoffDelayMs, decideJob, trackingFinalizer } from '../../src/job-controller/decide.ts';
 import { ttlVerdict } from '../../src/job-controller/ttl-after-finished.ts';
 import type { JobObservation } from '../../src/job-controller/decide.ts';

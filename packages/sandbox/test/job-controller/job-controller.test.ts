@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resources } from '../../src/kube-client/rest-client.ts';
-import type { Job, Pod } from '../../src/kube-client/types.ts';
+import { resources } from '@rayjob/kube-runtime';
+import type { Job, Pod } from '../../src/kube-objects/types.ts';
 import { evictPod } from '../../src/faults/faults.ts';
 import { startHarness, waitFor } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
@@ -10,11 +10,11 @@ beforeAll(async () => { h = await startHarness({ jobController: true, backoffBas
 afterAll(async () => { await h.stop(); });
 
 async function createJob(name: string, spec: Partial<Job['spec']>, command: string[]): Promise<Job> {
-  const result = await h.client.create<Job>(resources.jobs, { namespace: 'default' }, {
+  const result = await h.client.create<Job>(resources.jobs, {
     apiVersion: 'batch/v1', kind: 'Job', metadata: { name },
     spec: { backoffLimit: 0, ...spec, template: { spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'busybox', command }] } } },
-  });
-  if (!result.ok) throw new Error(result.message);
+  }, { namespace: 'default' });
+  if (!result.ok) throw new Error(result.error.message);
   return result.value;
 }
 
@@ -47,7 +47,7 @@ describe('Job controller against the API server and kubelet', () => {
     expect(pod?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: 'ok', controller: true, uid: created.metadata.uid });
     expect(pod?.metadata.finalizers ?? []).toEqual([]);
     const events = await waitFor('events', async () => {
-      const list = await h.client.list<import('../../src/kube-client/types.ts').KubeObject & { reason: string; message: string; involvedObject: { name: string } }>(resources.events, { namespace: 'default' });
+      const list = await h.client.list<import('../../src/kube-objects/types.ts').KubeObject & { reason: string; message: string; involvedObject: { name: string } }>(resources.events, { namespace: 'default' });
       const mine = list.ok ? list.value.items.filter((e) => e.involvedObject.name === 'ok' || e.involvedObject.name === pod?.metadata.name) : [];
       return mine.some((e) => e.reason === 'Completed') && mine.some((e) => e.reason === 'Started') ? mine : undefined;
     });
@@ -88,7 +88,7 @@ describe('Job controller against the API server and kubelet', () => {
   it('a pod deleted while running counts as failed (no podFailurePolicy)', async () => {
     await createJob('deleted', { backoffLimit: 0 }, ['sleep', '30']);
     const pod = await waitFor('pod running', async () => (await podsOf('deleted')).find((p) => p.status?.phase === 'Running'));
-    await h.client.remove(resources.pods, { namespace: 'default', name: pod.metadata.name ?? '' });
+    await h.client.delete(resources.pods, { namespace: 'default', name: pod.metadata.name ?? '' });
     const job = await waitForCondition('deleted', 'Failed');
     expect(job.status?.failed).toBe(1);
     expect(job.status?.conditions?.find((c) => c.type === 'Failed')?.reason).toBe('BackoffLimitExceeded');
@@ -104,7 +104,7 @@ describe('Job controller against the API server and kubelet', () => {
   it('deleting a Job lets its pods go (tracking finalizers of orphans are removed)', async () => {
     await createJob('doomed', {}, ['sleep', '30']);
     const pod = await waitFor('pod running', async () => (await podsOf('doomed')).find((p) => p.status?.phase === 'Running'));
-    await h.client.remove(resources.jobs, { namespace: 'default', name: 'doomed' }, { propagationPolicy: 'Background' });
+    await h.client.delete(resources.jobs, { namespace: 'default', name: 'doomed' }, { propagationPolicy: 'Background' });
     await waitFor('pod gone', async () => ((await h.client.get(resources.pods, { namespace: 'default', name: pod.metadata.name ?? '' })).ok ? undefined : true));
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resources } from '../../src/kube-client/rest-client.ts';
+import { resources } from '@rayjob/kube-runtime';
 import { createPod, getPod, startHarness, waitFor, waitForPhase } from './harness.ts';
 import type { Harness } from './harness.ts';
 
@@ -19,7 +19,7 @@ describe('pod deletion', () => {
     const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'graceful', 'main'));
     await waitFor('handler installed', () => (readFileSync(podLogPath(h.dir, 'default', 'graceful', 'main'), 'utf8').includes('up') ? true : undefined));
     const started = Date.now();
-    await h.client.remove(resources.pods, { namespace: 'default', name: 'graceful' });
+    await h.client.delete(resources.pods, { namespace: 'default', name: 'graceful' });
     await waitFor('pod gone', async () => ((await getPod(h.client, 'graceful')) === undefined ? true : undefined));
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(300);
@@ -34,7 +34,7 @@ describe('pod deletion', () => {
     const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'stubborn', 'main'));
     await waitFor('handler installed', () => (readFileSync(podLogPath(h.dir, 'default', 'stubborn', 'main'), 'utf8').includes('up') ? true : undefined));
     const started = Date.now();
-    await h.client.remove(resources.pods, { namespace: 'default', name: 'stubborn' });
+    await h.client.delete(resources.pods, { namespace: 'default', name: 'stubborn' });
     await waitFor('pod gone', async () => ((await getPod(h.client, 'stubborn')) === undefined ? true : undefined));
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(alive(pid)).toBe(false);
@@ -44,7 +44,7 @@ describe('pod deletion', () => {
     await createPod(h.client, { metadata: { name: 'forced' }, spec: { terminationGracePeriodSeconds: 30, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'] }] } });
     await waitForPhase(h.client, 'forced', ['Running']);
     const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'forced', 'main'));
-    await h.client.remove(resources.pods, { namespace: 'default', name: 'forced' }, { gracePeriodSeconds: 0 });
+    await h.client.delete(resources.pods, { namespace: 'default', name: 'forced' }, { gracePeriodSeconds: 0 });
     expect(await getPod(h.client, 'forced')).toBeUndefined();
     await waitFor('process killed', () => (alive(pid) ? undefined : true), 5000);
   });
@@ -52,7 +52,7 @@ describe('pod deletion', () => {
   it('a graceful deletion with a Job-style finalizer leaves a Failed pod with exit 143 until the finalizer goes', async () => {
     await createPod(h.client, { metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'] }] } });
     await waitForPhase(h.client, 'held', ['Running']);
-    await h.client.remove(resources.pods, { namespace: 'default', name: 'held' });
+    await h.client.delete(resources.pods, { namespace: 'default', name: 'held' });
     const pod = await waitForPhase(h.client, 'held', ['Failed']);
     expect(pod.status?.containerStatuses?.[0]?.state.terminated).toMatchObject({ exitCode: 143, reason: 'Error' });
     await h.client.patch(resources.pods, { namespace: 'default', name: 'held' }, { metadata: { finalizers: null } });

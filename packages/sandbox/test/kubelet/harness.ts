@@ -8,9 +8,8 @@ import { startApiServer } from '../../src/apiserver/server.ts';
 import type { ApiServer } from '../../src/apiserver/server.ts';
 import { startJobController } from '../../src/job-controller/controller.ts';
 import type { JobController } from '../../src/job-controller/controller.ts';
-import type { KubeClient } from '../../src/kube-client/rest-client.ts';
-import { createKubeClient, resources } from '../../src/kube-client/rest-client.ts';
-import type { Pod } from '../../src/kube-client/types.ts';
+import { createKubeClient, describeError, resources, type KubeClient } from '@rayjob/kube-runtime';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import type { ImageCatalog } from '../../src/kubelet/image-program.ts';
 import type { KubeletTiming } from '../../src/kubelet/kubelet-config.ts';
 import { startSandboxNode } from '../../src/kubelet/sandbox-node.ts';
@@ -40,7 +39,7 @@ export interface Harness {
 export async function startHarness(opts: { jobController?: boolean; images?: ImageCatalog; backoffBaseMs?: number; network?: 'netns' | 'loopback'; timing?: Partial<KubeletTiming> } = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'rayjob-node-test-'));
   const api = await startApiServer({ dir, podGracefulDeletion: true });
-  const client = createKubeClient({ url: api.url });
+  const client = await createKubeClient({ server: api.url });
   const node = await startSandboxNode({ client, dir, images: opts.images ?? testImages, timing: { ...fastKubelet, ...opts.timing }, network: opts.network ?? 'auto', log: () => {} });
   const jobs = opts.jobController === true ? startJobController({ client, timing: { backoffBaseMs: opts.backoffBaseMs ?? 100, backoffMaxMs: 1000 }, onError: () => {} }) : undefined;
   return {
@@ -49,6 +48,7 @@ export async function startHarness(opts: { jobController?: boolean; images?: Ima
       await jobs?.stop();
       await node.stop();
       await api.stop();
+      await client.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -76,8 +76,8 @@ export async function getPod(client: KubeClient, name: string, namespace = 'defa
 }
 
 export async function createPod(client: KubeClient, pod: Partial<Pod> & { metadata: Pod['metadata']; spec: Pod['spec'] }): Promise<Pod> {
-  const result = await client.create<Pod>(resources.pods, { namespace: pod.metadata.namespace ?? 'default' }, { apiVersion: 'v1', kind: 'Pod', ...pod });
-  if (!result.ok) throw new Error(`create pod: ${result.status} ${result.message}`);
+  const result = await client.create<Pod>(resources.pods, { apiVersion: 'v1', kind: 'Pod', ...pod }, { namespace: pod.metadata.namespace ?? 'default' });
+  if (!result.ok) throw new Error(`create pod: ${describeError(result.error)}`);
   return result.value;
 }
 

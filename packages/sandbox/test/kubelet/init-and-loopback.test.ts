@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { resources } from '@rayjob/kube-runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { createPod, startHarness, waitForPhase } from './harness.ts';
@@ -44,7 +45,7 @@ describe('loopback network mode (fallback without network namespaces)', () => {
     expect(h.node.network.mode).toBe('loopback');
     await createPod(h.client, { metadata: { name: 'lb', labels: { app: 'lb' } }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sleep', '30'] }] } });
     const target = await waitForPhase(h.client, 'lb', ['Running']);
-    await h.client.create({ group: '', version: 'v1', plural: 'services' }, { namespace: 'default' }, { metadata: { name: 'lb' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'lb' }, ports: [{ port: 80 }] } });
+    await h.client.create(resources.services, { metadata: { name: 'lb' }, spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'lb' }, ports: [{ port: 80 }] } }, { namespace: 'default' });
     await createPod(h.client, { metadata: { name: 'lb-client' }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'getent hosts lb | cut -d" " -f1'] }] } });
     const client = await waitForPhase(h.client, 'lb-client', ['Succeeded'], 'default', 20_000);
     expect(target.status?.podIP).toMatch(/^127\./);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resources } from '../../src/kube-client/rest-client.ts';
+import { resources } from '@rayjob/kube-runtime';
 import { programRoots } from '../../src/kubelet/container-process.ts';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
 import { hostPathProblem } from '../../src/kubelet/volumes.ts';
@@ -11,8 +11,8 @@ import type { Harness } from './harness.ts';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.client.create(resources.configmaps, { namespace: 'default' }, { metadata: { name: 'settings' }, data: { mode: 'fast', 'app.conf': 'level=3\n' } });
-  await h.client.create(resources.secrets, { namespace: 'default' }, { metadata: { name: 'creds' }, data: { password: Buffer.from('s3cret').toString('base64') } });
+  await h.client.create(resources.configmaps, { metadata: { name: 'settings' }, data: { mode: 'fast', 'app.conf': 'level=3\n' } }, { namespace: 'default' });
+  await h.client.create(resources.secrets, { metadata: { name: 'creds' }, data: { password: Buffer.from('s3cret').toString('base64') } }, { namespace: 'default' });
 });
 afterAll(async () => {
   await h.stop();
@@ -70,7 +70,7 @@ describe('container environment and files', () => {
     await createPod(h.client, { metadata: { name: 'missing-secret' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['true'],
       env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'k' } } }] }] } });
     const waiting = await waitFor('CreateContainerConfigError', async () => {
-      const result = await h.client.get<import('../../src/kube-client/types.ts').Pod>(resources.pods, { namespace: 'default', name: 'missing-secret' });
+      const result = await h.client.get<import('../../src/kube-objects/types.ts').Pod>(resources.pods, { namespace: 'default', name: 'missing-secret' });
       const state = result.ok ? result.value.status?.containerStatuses?.[0]?.state.waiting : undefined;
       return state?.reason === 'CreateContainerConfigError' ? state : undefined;
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerStatus } from '../../src/kube-client/types.ts';
+import type { ContainerStatus } from '../../src/kube-objects/types.ts';
 import { expandVars } from '../../src/kubelet/expand-vars.ts';
 import { containerArgv, lookupImage } from '../../src/kubelet/image-program.ts';
 import { podConditions, podPhase } from '../../src/kubelet/pod-status.ts';

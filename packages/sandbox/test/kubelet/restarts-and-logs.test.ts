@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pod } from '../../src/kube-client/types.ts';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import { createPod, getPod, startHarness, waitFor, waitForPhase } from './harness.ts';
 import type { Harness } from './harness.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Node } from '../../src/kube-client/types.ts';
+import type { Node } from '../../src/kube-objects/types.ts';
 import { defaultNodeLifecycleTiming, desiredTaints, observeHealth, staleNodeConditions } from '../../src/node-lifecycle/decide.ts';
 
 const node = (ready: 'True' | 'False' | 'Unknown' | undefined, heartbeat = 't1', taints: Node['spec'] = {}): Node => ({

@@ -1,7 +1,7 @@
 // The kubelet heartbeats (Lease + node status) and the node lifecycle controller catching a kubelet that stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resources } from '../../src/kube-client/rest-client.ts';
-import type { Lease, Node, Pod } from '../../src/kube-client/types.ts';
+import { resources } from '@rayjob/kube-runtime';
+import type { Lease, Node, Pod } from '../../src/kube-objects/types.ts';
 import type { NodeLifecycleController } from '../../src/node-lifecycle/controller.ts';
 import { startNodeLifecycleController } from '../../src/node-lifecycle/controller.ts';
 import { createPod, getPod, startHarness, waitFor } from '../kubelet/harness.ts';
@@ -43,7 +43,7 @@ describe('kubelet heartbeats', () => {
     const node = await h.client.get<Node>(resources.nodes, { name: 'sandbox-node' });
     if (!node.ok) throw new Error('no node');
     const conditions = (node.value.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown' as const, reason: 'NodeStatusUnknown' } : c));
-    const written = await h.client.replace<Node>(resources.nodes, { name: 'sandbox-node', subresource: 'status' }, { ...node.value, status: { ...node.value.status, conditions } });
+    const written = await h.client.replaceStatus<Node>(resources.nodes, { ...node.value, status: { ...node.value.status, conditions } });
     expect(written.ok).toBe(true);
     await waitFor('kubelet to post Ready again', async () => {
       const got = await h.client.get<Node>(resources.nodes, { name: 'sandbox-node' });

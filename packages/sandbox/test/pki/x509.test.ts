@@ -25,6 +25,13 @@ describe('sandbox X.509 issuer', () => {
     expect(leaf.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
   });
 
+  it('encodes every serial number minimally (a leading zero octet is "illegal padding" to OpenSSL, which then refuses the certificate)', () => {
+    // One serial in 128 started with a zero octet before the fix: 1,000 certificates find it almost surely.
+    const serials = Array.from({ length: 1000 }, () => new X509Certificate(issueCertificate(ca, { commonName: 'serial', usages: ['client'] }).cert).serialNumber);
+    expect(serials.filter((s) => s.startsWith('00'))).toEqual([]);
+    expect(new Set(serials.map((s) => s.length))).toEqual(new Set([32]));
+  });
+
   it('serves TLS that a client trusting the CA accepts, with client certificates checked against the CA', async () => {
     const serving = issueCertificate(ca, { commonName: 'kubelet', ipAddresses: ['127.0.0.1'], usages: ['server'] });
     const client = issueCertificate(ca, { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usages: ['client'] });

@@ -2,8 +2,8 @@
 // and token, ca.crt and namespace under /var/run/secrets/kubernetes.io/serviceaccount (TLS verified with ca.crt).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/index.ts';
-import { createKubeClient, resources } from '../../src/kube-client/rest-client.ts';
-import type { Pod } from '../../src/kube-client/types.ts';
+import { createKubeClient, resources } from '@rayjob/kube-runtime';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import { waitFor } from '../kubelet/harness.ts';
 
 const inClusterClient = `
@@ -26,11 +26,11 @@ describe('pods reach the API server', () => {
   afterAll(async () => { await sandbox?.stop(); });
 
   it('with the service variables and the service-account files, over TLS the pod verifies, as its ServiceAccount', async () => {
-    const client = createKubeClient({ url: sandbox.url });
-    const created = await client.create<Pod>(resources.pods, { namespace: 'default' }, {
+    const client = await createKubeClient({ server: sandbox.url });
+    const created = await client.create<Pod>(resources.pods, {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'in-cluster' },
       spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'node', args: ['-e', inClusterClient] }] },
-    });
+    }, { namespace: 'default' });
     expect(created.ok).toBe(true);
     const pod = await waitFor('pod finished', async () => {
       const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'in-cluster' });
@@ -45,11 +45,11 @@ describe('pods reach the API server', () => {
   });
 
   it('leaves the files out when the pod opts out (automountServiceAccountToken: false)', async () => {
-    const client = createKubeClient({ url: sandbox.url });
-    await client.create<Pod>(resources.pods, { namespace: 'default' }, {
+    const client = await createKubeClient({ server: sandbox.url });
+    await client.create<Pod>(resources.pods, {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'no-token' },
       spec: { restartPolicy: 'Never', automountServiceAccountToken: false, containers: [{ name: 'main', image: 'node', args: ['-e', "console.log(require('node:fs').existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token'))"] }] },
-    } as Pod);
+    } as Pod, { namespace: 'default' });
     await waitFor('pod finished', async () => {
       const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'no-token' });
       return got.ok && got.value.status?.phase === 'Succeeded' ? true : undefined;

@@ -1,17 +1,8 @@
-// The slices of Kubernetes objects the node components read and write, as they travel over the wire
-// (timestamps are RFC 3339 strings). Loose on purpose: unknown fields pass through untouched.
-
-import type { ObjectMeta } from '../store/types.ts';
-
-// Object metadata is the same shape everywhere in the sandbox; one definition, shared with the store (types only:
-// the node components still never touch the store itself).
-export type { ObjectMeta, OwnerReference } from '../store/types.ts';
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-}
+// The slices of Kubernetes objects the sandbox's node side (kubelet, Job controller, DNS, controllers) reads and
+// writes, as they travel over the wire (timestamps are RFC 3339 strings). Loose on purpose: unknown fields pass
+// through untouched. Object metadata, lists and watch events are kube-runtime's: one definition for every client.
+export type { KubeObject, ObjectList, ObjectMeta, OwnerReference, WatchEvent } from '@rayjob/kube-runtime';
+import type { KubeObject, ObjectMeta } from '@rayjob/kube-runtime';
 
 export interface Condition {
   type: string;
@@ -228,16 +219,6 @@ export interface Secret extends KubeObject {
   data?: Record<string, string>;
   stringData?: Record<string, string>;
   type?: string;
-}
-
-export interface ObjectList<T> {
-  metadata: { resourceVersion?: string };
-  items: T[];
-}
-
-export interface WatchEvent<T> {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: T;
 }
 
 export interface NodeCondition extends Omit<Condition, 'lastProbeTime'> {
