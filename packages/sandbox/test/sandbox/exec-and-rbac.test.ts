@@ -7,8 +7,8 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/index.ts';
-import { createKubeClient, resources } from '../../src/kube-client/rest-client.ts';
-import type { Pod } from '../../src/kube-client/types.ts';
+import { createKubeClient, resources } from '@rayjob/kube-runtime';
+import type { Pod } from '../../src/kube-objects/types.ts';
 import { testImages, waitFor } from '../kubelet/harness.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -30,16 +30,17 @@ const asBot = (args: string[], env?: Record<string, string>): Promise<Run> =>
 
 beforeAll(async () => {
   sandbox = await startSandbox({ images: testImages, node: { log: () => {} } });
-  const client = createKubeClient({ url: sandbox.url });
-  const created = await client.create<Pod>(resources.pods, { namespace: 'default' }, {
+  const client = await createKubeClient({ server: sandbox.url });
+  const created = await client.create<Pod>(resources.pods, {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' },
     spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'exec sleep 600'] }] },
-  });
+  }, { namespace: 'default' });
   expect(created.ok).toBe(true);
   await waitFor('pod running', async () => {
     const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'shell' });
     return got.ok && got.value.status?.phase === 'Running' ? true : undefined;
   }, 40_000);
+  await client.close();
   expect((await kubectl(['create', 'serviceaccount', 'bot'])).stderr).toBe('');
   token = (await kubectl(['create', 'token', 'bot', '--duration=1h'])).stdout.trim();
 });
