@@ -1,5 +1,5 @@
 // The kubelet's HTTPS endpoint (port in the Node's daemonEndpoints.kubeletEndpoint.Port, on its InternalIP):
-// /healthz, /containerLogs/{ns}/{pod}/{container} and /exec/{ns}/{pod}/{container}. API servers reach logs and
+// /healthz, /containerLogs/{ns}/{pod}/{container} and /exec/{ns}/{pod}/{container} (WebSocket or SPDY/3.1). API servers reach logs and
 // exec through it, as kube-apiserver reaches a kubelet. Authentication as a kubelet's: a client certificate signed
 // by the configured client CA; without a client CA, anonymous requests are allowed (the kubelet binary's default).
 import { createServer, type Server } from 'node:https';
@@ -12,6 +12,7 @@ import { selfSignedCertificate } from '../pki/x509.ts';
 import type { LogTarget } from './container-logs.ts';
 import { serveContainerLog } from './container-logs.ts';
 import { parseExecQuery, remoteCommandProtocols, runExecSession } from './remote-command.ts';
+import { acceptSpdyUpgrade, isSpdyUpgrade, negotiateSpdyProtocol, serveSpdyExec, spdyRemoteCommandProtocols } from './remote-command-spdy.ts';
 
 /** What the server needs from the kubelet: its running containers. */
 export interface KubeletContainers {
@@ -51,7 +52,7 @@ function authenticated(req: IncomingMessage, clientCA: string | undefined): bool
 }
 
 function reject(socket: Duplex, code: number, text: string): void {
-  socket.end(`HTTP/1.1 ${code} ${code === 401 ? 'Unauthorized' : code === 404 ? 'Not Found' : 'Bad Request'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  socket.end(`HTTP/1.1 ${code} ${{ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[code] ?? 'Bad Request'}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
 export async function startKubeletServer(options: KubeletServerOptions): Promise<KubeletServer> {
@@ -76,7 +77,7 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     }
     if (route?.[1] === 'exec') {
       res.writeHead(400, { 'Content-Type': 'text/plain' });
-      res.end('exec needs a WebSocket upgrade with protocol v5.channel.k8s.io or v4.channel.k8s.io (SPDY is not served by the sandbox kubelet)');
+      res.end('exec needs an upgrade: WebSocket (v5.channel.k8s.io, v4.channel.k8s.io) or SPDY/3.1 (v4.channel.k8s.io ... channel.k8s.io)');
       return;
     }
     res.writeHead(404, { 'Content-Type': 'text/plain' });
@@ -89,14 +90,19 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     if (!authenticated(req, options.clientCA)) { reject(socket, 401, 'Unauthorized'); return; }
     const route = routeRe.exec(url.pathname);
     if (route?.[1] !== 'exec') { reject(socket, 404, '404 page not found'); return; }
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
-      reject(socket, 400, 'the sandbox kubelet speaks the WebSocket remote-command protocols only (v5.channel.k8s.io, v4.channel.k8s.io), not SPDY');
-      return;
-    }
+    const spdy = isSpdyUpgrade(req);
+    if (!spdy && (req.headers.upgrade ?? '').toLowerCase() !== 'websocket') { reject(socket, 400, `unsupported upgrade "${req.headers.upgrade ?? ''}": WebSocket or SPDY/3.1`); return; }
     const [, , namespace = '', pod = '', container = ''] = route.map(decodeURIComponent);
     const target = options.containers.execTarget(namespace, pod, container);
     if (target === undefined) { reject(socket, 404, `container "${container}" of pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
     const request = parseExecQuery(url.searchParams);
+    if (spdy) {
+      const negotiated = negotiateSpdyProtocol(req, spdyRemoteCommandProtocols);
+      if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
+      acceptSpdyUpgrade(socket, negotiated.protocol);
+      void serveSpdyExec(socket, head, negotiated.protocol, request, { ...target, nsenter: options.nsenter });
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       void runExecSession(ws, request, { ...target, nsenter: options.nsenter });
     });

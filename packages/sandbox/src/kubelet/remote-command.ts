@@ -1,9 +1,11 @@
-// `kubectl exec` on the kubelet: the WebSocket remote-command protocol (v5.channel.k8s.io, v4.channel.k8s.io).
-// Every binary message starts with a channel byte: 0 stdin, 1 stdout, 2 stderr, 3 the final Status (JSON), 4 terminal
+// `kubectl exec` on the kubelet. runCommand runs the command for any transport; runExecSession is the WebSocket
+// remote-command protocol (v5.channel.k8s.io, v4.channel.k8s.io; SPDY is remote-command-spdy.ts).
+// Every binary WebSocket message starts with a channel byte: 0 stdin, 1 stdout, 2 stderr, 3 the final Status (JSON), 4 terminal
 // resize; v5 adds 255 <channel> from the client to close its stdin. The command runs inside the container's mount,
 // network and UTS namespaces (nsenter on the container's main process) with the container's environment.
 // Without a pseudo-terminal in Node, `tty` sessions run without one (output still streams; no resize).
 import { spawn } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { resolveExecutable } from './container-process.ts';
 
@@ -31,25 +33,27 @@ export interface ExecTarget {
   nsenter: string;
 }
 
-function status(body: Record<string, unknown>): Buffer {
-  return Buffer.concat([Buffer.from([channel.error]), Buffer.from(JSON.stringify({ metadata: {}, ...body }))]);
+/** The transport's side of one exec: where output goes, where input comes from, how the Status ends it. */
+export interface ExecChannels {
+  stdout(data: Buffer): void;
+  stderr(data: Buffer): void;
+  /** The final Status (as metav1.Status JSON fields); the transport sends it and closes. Called once. */
+  finish(status: Record<string, unknown>): void;
+  /** What the client writes to the command's stdin, when it asked for stdin. */
+  stdin?: Readable;
+  /** Resolves when the client has gone away (the command is then killed). */
+  gone: Promise<void>;
 }
 
-/** Runs one exec session over an accepted WebSocket; resolves when it is over. */
-export function runExecSession(ws: WebSocket, request: ExecRequest, target: ExecTarget): Promise<void> {
-  const send = (id: number, data: Buffer): void => {
-    if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([id]), data]));
-  };
-  const finish = (body: Record<string, unknown>): void => {
-    if (ws.readyState === ws.OPEN) ws.send(status(body), () => ws.close(1000));
-  };
+/** Runs one exec over any transport (WebSocket channels, SPDY streams); resolves when it is over. */
+export function runCommand(request: ExecRequest, target: ExecTarget, channels: ExecChannels): Promise<void> {
   const [program] = request.command;
   if (program === undefined) {
-    finish({ status: 'Failure', message: 'you must specify at least one command for the container', reason: 'BadRequest', code: 400 });
+    channels.finish({ status: 'Failure', message: 'you must specify at least one command for the container', reason: 'BadRequest', code: 400 });
     return Promise.resolve();
   }
   if (resolveExecutable(program, target.env.PATH) === undefined) {
-    finish({
+    channels.finish({
       status: 'Failure', reason: 'InternalError', code: 500,
       message: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec: OCI runtime exec failed: exec failed: unable to start container process: exec: "${program}": executable file not found in $PATH: unknown`,
     });
@@ -59,31 +63,29 @@ export function runExecSession(ws: WebSocket, request: ExecRequest, target: Exec
     env: target.env,
     stdio: [request.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => { if (request.stdout) send(channel.stdout, chunk); });
+  child.stdout?.on('data', (chunk: Buffer) => { if (request.stdout) channels.stdout(chunk); });
   // With a TTY, stderr is folded into stdout as a terminal would show it.
   child.stderr?.on('data', (chunk: Buffer) => {
-    if (request.tty && request.stdout) send(channel.stdout, chunk);
-    else if (request.stderr) send(channel.stderr, chunk);
+    if (request.tty && request.stdout) channels.stdout(chunk);
+    else if (request.stderr) channels.stderr(chunk);
   });
-  ws.on('message', (data: Buffer, isBinary: boolean) => {
-    const bytes = isBinary ? data : Buffer.from(data.toString(), 'utf8');
-    const id = bytes[0];
-    if (id === channel.stdin && child.stdin !== null && !child.stdin.destroyed) child.stdin.write(bytes.subarray(1));
-    if (id === channel.close && bytes[1] === channel.stdin) child.stdin?.end();
-  });
-  child.stdin?.on('error', () => {});
-  ws.on('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+  if (child.stdin !== null) {
+    child.stdin.on('error', () => {});
+    if (channels.stdin === undefined) child.stdin.end();
+    else channels.stdin.pipe(child.stdin);
+  }
+  void channels.gone.then(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
   return new Promise((resolve) => {
     child.on('error', (error) => {
-      finish({ status: 'Failure', reason: 'InternalError', code: 500, message: `Internal error occurred: error executing command in container: ${error.message}` });
+      channels.finish({ status: 'Failure', reason: 'InternalError', code: 500, message: `Internal error occurred: error executing command in container: ${error.message}` });
       resolve();
     });
-    // 'close' (not 'exit'): every byte of stdout and stderr has been sent before the Status.
+    // 'close' (not 'exit'): every byte of stdout and stderr has been handed over before the Status.
     child.on('close', (code, signal) => {
       const exitCode = code ?? 128 + (signal === null ? 0 : 9);
-      if (exitCode === 0) finish({ status: 'Success' });
+      if (exitCode === 0) channels.finish({ status: 'Success' });
       else {
-        finish({
+        channels.finish({
           status: 'Failure', reason: 'NonZeroExitCode',
           message: `command terminated with non-zero exit code: error executing command [${request.command.join(' ')}], exit code ${exitCode}`,
           details: { causes: [{ reason: 'ExitCode', message: String(exitCode) }] },
@@ -91,5 +93,30 @@ export function runExecSession(ws: WebSocket, request: ExecRequest, target: Exec
       }
       resolve();
     });
+  });
+}
+
+/** Runs one exec session over an accepted WebSocket; resolves when it is over. */
+export function runExecSession(ws: WebSocket, request: ExecRequest, target: ExecTarget): Promise<void> {
+  const send = (id: number, data: Buffer): void => {
+    if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([id]), data]));
+  };
+  const stdin = request.stdin ? new PassThrough() : undefined;
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    const bytes = isBinary ? data : Buffer.from(data.toString(), 'utf8');
+    const id = bytes[0];
+    if (id === channel.stdin) stdin?.write(bytes.subarray(1));
+    if (id === channel.close && bytes[1] === channel.stdin) stdin?.end();
+  });
+  const gone = new Promise<void>((resolve) => ws.on('close', () => { stdin?.end(); resolve(); }));
+  return runCommand(request, target, {
+    stdout: (data) => send(channel.stdout, data),
+    stderr: (data) => send(channel.stderr, data),
+    finish: (body) => {
+      const bytes = Buffer.concat([Buffer.from([channel.error]), Buffer.from(JSON.stringify({ metadata: {}, ...body }))]);
+      if (ws.readyState === ws.OPEN) ws.send(bytes, () => ws.close(1000));
+    },
+    ...(stdin !== undefined && { stdin }),
+    gone,
   });
 }

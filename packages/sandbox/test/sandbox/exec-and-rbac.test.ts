@@ -84,6 +84,46 @@ describe('exec is authorized like any request', () => {
   });
 });
 
+const spdyOnly = { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
+
+describe('kubectl exec over SPDY/3.1 (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false), proxied to the kubelet', () => {
+  it('streams stdout and stderr apart and answers the exit code', async () => {
+    const out = await kubectl(['exec', 'shell', '--', 'sh', '-c', 'echo to-stdout; echo to-stderr >&2; exit 3'], { env: spdyOnly });
+    expect(out.stdout).toBe('to-stdout\n');
+    expect(out.stderr).toContain('to-stderr\n');
+    expect(out.stderr).toContain('command terminated with exit code 3');
+    expect(out.code).toBe(3);
+    expect(await kubectl(['exec', 'shell', '--', 'true'], { env: spdyOnly })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('passes stdin with -i, to its end', async () => {
+    const text = `${'a line of stdin\n'.repeat(5000)}last\n`;
+    const out = await kubectl(['exec', '-i', 'shell', '--', 'sh', '-c', 'wc -l; echo done'], { env: spdyOnly, stdin: text });
+    expect(out).toMatchObject({ code: 0, stdout: '5001\ndone\n' });
+  });
+
+  it('carries large output whole (many frames)', async () => {
+    const out = await kubectl(['exec', 'shell', '--', 'sh', '-c', 'i=0; while [ $i -lt 20000 ]; do echo "line $i of the output"; i=$((i+1)); done'], { env: spdyOnly });
+    expect(out.code).toBe(0);
+    const lines = out.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(20000);
+    expect(lines.at(-1)).toBe('line 19999 of the output');
+  });
+
+  it('answers like kube-apiserver for an unknown command', async () => {
+    const out = await kubectl(['exec', 'shell', '--', 'no-such-program'], { env: spdyOnly });
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('executable file not found in $PATH');
+  });
+
+  it('a Role granting only create on pods/exec works: kubectl\'s WebSocket GET is refused, its SPDY fallback passes', async () => {
+    expect((await kubectl(['create', 'role', 'exec-create', '--verb=create', '--resource=pods/exec'])).stderr).toBe('');
+    expect((await kubectl(['create', 'rolebinding', 'bot-exec-create', '--role=exec-create', '--serviceaccount=default:bot'])).stderr).toBe('');
+    const out = await asBot(['exec', 'shell', '--', 'sh', '-c', 'echo via the fallback; exit 5']);
+    expect(out).toMatchObject({ code: 5, stdout: 'via the fallback\n' });
+  });
+});
+
 /** A raw upgrade request (what kubectl sends first), answered before any switch of protocol when refused. */
 function upgrade(options: { port: number; tls: boolean; method: string; upgrade: string; token: string }): Promise<{ status: number; body: unknown }> {
   const request = options.tls ? httpsRequest : httpRequest;
