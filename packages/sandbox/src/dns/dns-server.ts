@@ -18,6 +18,12 @@ export interface ClusterDnsOptions {
   /** Port; 53 so that resolv.conf can point at it. 0 picks a free port (tests). */
   port?: number;
   clusterDomain?: string;
+  /**
+   * Services answered with fixed addresses instead of their Endpoints, keyed `<namespace>/<name>`: the `kubernetes`
+   * Service's Endpoints name the API server's own address (loopback), which no pod reaches; pods reach it through
+   * the node's API endpoint, as kube-proxy would route the Service's ClusterIP.
+   */
+  serviceAddresses?: Record<string, string[]>;
 }
 
 export interface ClusterDns {
@@ -36,7 +42,11 @@ export async function startClusterDns(options: ClusterDnsOptions): Promise<Clust
   const endpoints = createInformer<Endpoints>({ client: options.client, type: resources.endpoints, backoff: nodeInformerBackoff });
   const view = {
     service: (namespace: string, name: string) => services.cache.getByName(namespace, name),
-    endpoints: (namespace: string, name: string) => endpoints.cache.getByName(namespace, name),
+    endpoints: (namespace: string, name: string): Endpoints | undefined => {
+      const fixed = options.serviceAddresses?.[`${namespace}/${name}`];
+      if (fixed === undefined) return endpoints.cache.getByName(namespace, name);
+      return { metadata: { name, namespace }, subsets: [{ addresses: fixed.map((ip) => ({ ip })) }] };
+    },
     namespaceExists: (namespace: string) => services.cache.byNamespace(namespace).length > 0,
   };
   const resolve = (name: string): Resolution => resolveClusterName(view, name, clusterDomain);

@@ -63,7 +63,11 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
   let apiEndpoint: ApiEndpoint | undefined;
   try {
     if (options.apiEndpoint !== undefined) apiEndpoint = await startApiEndpoint({ ...options.apiEndpoint, host: network.gatewayIP });
-    dns = await startClusterDns({ client, host: network.gatewayIP, port: options.dnsPort ?? 53, clusterDomain });
+    dns = await startClusterDns({
+      client, host: network.gatewayIP, port: options.dnsPort ?? 53, clusterDomain,
+      // kubernetes.default.svc leads pods to the API endpoint (which listens on 443, the Service's port, when it can).
+      ...(apiEndpoint !== undefined && { serviceAddresses: { 'default/kubernetes': [apiEndpoint.host] } }),
+    });
     endpoints = startEndpointsController(client, options.log);
     const kubelet = await startKubelet({
       client, dir: options.dir, images: options.images, network, clusterDomain,

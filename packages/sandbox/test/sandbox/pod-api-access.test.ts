@@ -20,6 +20,22 @@ req.on('error', (e) => { console.log(JSON.stringify({ error: e.message })); proc
 req.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
 `;
 
+// Each of the names a pod may use for the API server, over TLS verified against the name (port 443, the Service's).
+const byServiceName = `
+const fs = require('node:fs'); const https = require('node:https'); const dns = require('node:dns');
+const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+const names = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+Promise.all(names.map((name) => new Promise((resolve) => {
+  dns.lookup(name, (lookupError, address) => {
+    const req = https.get({ host: name, path: '/version', ca: fs.readFileSync(dir + '/ca.crt'), headers: { authorization: 'Bearer ' + fs.readFileSync(dir + '/token', 'utf8') } }, (res) => {
+      let body = ''; res.on('data', (c) => { body += c; });
+      res.on('end', () => resolve([name, { address, status: res.statusCode, version: JSON.parse(body).gitVersion }]));
+    });
+    req.on('error', (e) => resolve([name, { address, error: e.message, lookupError: lookupError && lookupError.message }]));
+  });
+}))).then((results) => console.log(JSON.stringify(Object.fromEntries(results))));
+`;
+
 describe('pods reach the API server', () => {
   let sandbox: Sandbox;
   beforeAll(async () => { sandbox = await startSandbox({ images: { node: { entrypoint: [process.execPath] } }, node: { log: () => {} } }); });
@@ -42,6 +58,24 @@ describe('pods reach the API server', () => {
     // The token (TokenRequest) authenticates as the pod's ServiceAccount.
     expect(answer).toMatchObject({ status: 201, user: 'system:serviceaccount:default:default', namespace: 'default' });
     expect(answer.port).toBe(`tcp://${sandbox.node?.network.gatewayIP ?? ''}:443`);
+  });
+
+  it('by the kubernetes Service\'s names (kubernetes, kubernetes.default, .svc, .svc.cluster.local) on port 443', async () => {
+    const client = await createKubeClient({ server: sandbox.url });
+    const created = await client.create<Pod>(resources.pods, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'by-name' },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'node', args: ['-e', byServiceName] }] },
+    }, { namespace: 'default' });
+    expect(created.ok).toBe(true);
+    const pod = await waitFor('pod finished', async () => {
+      const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'by-name' });
+      return got.ok && ['Succeeded', 'Failed'].includes(got.value.status?.phase ?? '') ? got.value : undefined;
+    }, 30_000);
+    const log = await fetch(`${sandbox.url}/api/v1/namespaces/default/pods/by-name/log`).then((r) => r.text());
+    expect(pod.status?.phase, log).toBe('Succeeded');
+    const answers = JSON.parse(log.trim()) as Record<string, unknown>;
+    const expected = { address: sandbox.node?.network.gatewayIP, status: 200, version: expect.stringMatching(/^v1\.32\./) };
+    expect(answers).toEqual({ kubernetes: expected, 'kubernetes.default': expected, 'kubernetes.default.svc': expected, 'kubernetes.default.svc.cluster.local': expected });
   });
 
   it('leaves the files out when the pod opts out (automountServiceAccountToken: false)', async () => {
