@@ -13,6 +13,7 @@ import { startServiceAccountController } from './service-accounts/controller.ts'
 import { startNodeLifecycleController, type NodeLifecycleController } from './node-lifecycle/controller.ts';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from './pki/x509.ts';
 import type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
+import { writeKubeletKubeconfig } from './apiserver/kubeconfig.ts';
 
 export interface SandboxComponentContext {
   apiServer: ApiServer;
@@ -46,7 +47,7 @@ export interface SandboxOptions {
   components?: SandboxComponent[];
   apiServer?: Omit<ApiServerOptions, 'dir' | 'crds'>;
   /** Overrides for the node (network mode, DNS port, timing...). */
-  node?: Partial<Omit<SandboxNodeOptions, 'url' | 'client' | 'dir' | 'images'>>;
+  node?: Partial<Omit<SandboxNodeOptions, 'url' | 'connection' | 'client' | 'dir' | 'images'>>;
   jobControllerOptions?: Partial<Omit<JobControllerOptions, 'client'>>;
   /** Run the Deployment and ReplicaSet controllers. Default true. */
   appsControllers?: boolean;
@@ -81,6 +82,18 @@ function apiServing(ca: CertificateAndKey, host: string): CertificateAndKey {
   return issueCertificate(ca, { commonName: 'kube-apiserver', dnsNames, ipAddresses: [host], usages: ['server'] });
 }
 
+/**
+ * How the node reaches the API server: like a kubelet, over TLS with a client certificate of the cluster CA
+ * (system:node:<name> in group system:nodes), also written to kubelet.kubeconfig in the sandbox folder. Over plain
+ * HTTP (no HTTPS port) it connects without credentials, as the sandbox's other components do.
+ */
+function nodeConnection(apiServer: ApiServer, ca: CertificateAndKey, nodeName: string): Pick<SandboxNodeOptions, 'url' | 'connection'> {
+  if (apiServer.https === undefined) return { url: apiServer.url };
+  const identity = issueCertificate(ca, { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'], usages: ['client'] });
+  writeKubeletKubeconfig(join(apiServer.dir, 'kubelet.kubeconfig'), apiServer.https, identity);
+  return { connection: { server: apiServer.https.url, caFile: apiServer.https.caPath, cert: identity.cert, key: identity.key } };
+}
+
 const builtinComponents = new Set(['node', 'jobController', 'nodeLifecycleController', 'appsControllers', 'serviceAccountController']);
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -95,6 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const apiServer = await startApiServer({
     https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet,
     kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
+    clientCA: ca.cert,
   });
   const started: Array<[string, StartedComponent]> = [];
   const clients: KubeClient[] = [];
@@ -128,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (kubelet) {
       node = await startSandboxNode({
-        ...options.node, url: apiServer.url, dir, images: options.images ?? {}, kubeletServer: kubeletServing(ca),
+        ...options.node, ...nodeConnection(apiServer, ca, options.node?.nodeName ?? 'sandbox-node'), dir, images: options.images ?? {}, kubeletServer: kubeletServing(ca),
         apiEndpoint: { target: apiServer.url, serving: (host) => apiServing(ca, host), caCert: ca.cert },
       });
       started.push(['node', node]);

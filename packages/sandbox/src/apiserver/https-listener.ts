@@ -54,12 +54,17 @@ export async function startHttpsListener(
   host: string,
   dir: string,
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+  /** PEM of the CA whose client certificates authenticate (kube-apiserver's --client-ca-file). */
+  clientCA?: string,
 ): Promise<HttpsListener> {
   shared ??= cachedServingCerts(host);
   const certs = await shared;
   const caPath = join(dir, 'ca.crt');
   await copyFile(certs.caPath, caPath);
-  const server = createServer({ cert: certs.cert, key: certs.key }, handler);
+  // Certificates are asked for but not required: a client without one still authenticates with a token. One the CA
+  // did not sign is not refused in the handshake either; the request then gets kube-apiserver's 401.
+  const clientAuth = clientCA === undefined ? {} : { requestCert: true, rejectUnauthorized: false, ca: clientCA };
+  const server = createServer({ cert: certs.cert, key: certs.key, ...clientAuth }, handler);
   if (upgrade !== undefined) server.on('upgrade', upgrade);
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s) => {

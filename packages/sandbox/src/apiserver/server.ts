@@ -48,6 +48,8 @@ export interface ApiServerOptions {
   https?: boolean;
   /** TLS toward kubelets (pods/log, pods/exec): client certificate and the CA of their serving certificates. */
   kubeletClient?: KubeletClientTls;
+  /** With `https`: client certificates this CA signed authenticate as CN (user) and O (groups), as kube-apiserver's --client-ca-file. */
+  clientCA?: string;
 }
 
 export interface ApiServer {
@@ -131,7 +133,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const url = `http://${address}`;
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, url);
-  const tls = options.https ? await startHttpsListener(handler, host, dir, upgrade) : undefined;
+  const tls = options.https ? await startHttpsListener(handler, host, dir, upgrade, options.clientCA) : undefined;
   const https = tls && { url: tls.url, port: tls.port, caPath: tls.caPath, kubeconfigPath: join(dir, 'kubeconfig-https') };
   if (https) await writeKubeconfig(https.kubeconfigPath, https.url, https.caPath);
   publishKubernetesService(ctx, host, tls?.port ?? port);

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createKubeClient } from '@rayjob/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { startApiServer, startSandbox } from '../../src/index.ts';
 import { eventually, http } from '../harness.ts';
@@ -61,6 +62,11 @@ describe('startSandbox', () => {
         httpsGet({ host: sandbox.node?.network.gatewayIP, port, path: `/containerLogs/default/${pods[0].metadata.name}/main`, rejectUnauthorized: false }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject);
       });
       expect(anonymous).toBe(401);
+      // The node did all this as a kubelet does: over TLS with its client certificate, as system:node:<name>.
+      const asNode = await createKubeClient({ kubeconfigPath: join(sandbox.dir, 'kubelet.kubeconfig') });
+      const review = await asNode.request<{ status: { userInfo: unknown } }>({ method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+      await asNode.close();
+      expect(review.ok && review.value.status.userInfo).toEqual({ username: 'system:node:sandbox-node', groups: ['system:nodes', 'system:authenticated'] });
     } finally {
       await sandbox.stop();
     }

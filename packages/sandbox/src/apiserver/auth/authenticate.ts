@@ -1,7 +1,9 @@
-// Who is asking: the admin kubeconfig's token (and, for the sandbox's own components and tests, no credentials
-// at all) is the all-powerful admin; a ServiceAccount token is its ServiceAccount; any other bearer token is
-// rejected with 401, as kube-apiserver does.
+// Who is asking: a client certificate signed by the client CA is its subject (CN = user, O = groups, as
+// kube-apiserver's x509 authenticator, tried before tokens); the admin kubeconfig's token (and, for the sandbox's
+// own components and tests, no credentials at all) is the all-powerful admin; a ServiceAccount token is its
+// ServiceAccount; any other bearer token, or a certificate the client CA did not sign, is rejected with 401.
 import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { Store } from '../../store/store.ts';
 import type { TokenIssuer } from './service-account-tokens.ts';
 
@@ -18,9 +20,25 @@ export const adminUser: UserInfo = { username: 'kubernetes-admin', groups: ['sys
 
 export type Authentication = { ok: true; user: UserInfo } | { ok: false };
 
+const asList = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** The x509 authenticator: 'none' when no certificate was presented (or not over TLS). */
+export function certificateUser(req: Pick<IncomingMessage, 'socket'>): UserInfo | 'none' | 'rejected' {
+  const socket = req.socket as Partial<TLSSocket> | undefined;
+  if (socket?.encrypted !== true || typeof socket.getPeerCertificate !== 'function') return 'none';
+  const peer = socket.getPeerCertificate();
+  if (peer === null || Object.keys(peer).length === 0) return 'none';
+  const commonName = asList(peer.subject?.CN)[0];
+  if (socket.authorized !== true || commonName === undefined || commonName === '') return 'rejected';
+  return { username: commonName, groups: [...asList(peer.subject.O), 'system:authenticated'] };
+}
+
 export function authenticate(req: IncomingMessage, store: Store, issuer: TokenIssuer, nowMs: number): Authentication {
+  const certificate = certificateUser(req);
+  if (certificate !== 'none' && certificate !== 'rejected') return { ok: true, user: certificate };
   const header = req.headers.authorization;
-  if (header === undefined || header === '') return { ok: true, user: adminUser };
+  // A certificate the client CA did not sign authenticates nobody; without a token that is a 401, not the admin.
+  if (header === undefined || header === '') return certificate === 'rejected' ? { ok: false } : { ok: true, user: adminUser };
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!match) return { ok: false };
   const token = match[1] as string;

@@ -49,6 +49,22 @@ const binding = (name: string, role: string, groups: string[]): KubeObject => ({
   subjects: groups.map((g) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: g })),
 });
 
+// What the sandbox's node needs: a kubelet's verbs (kube-apiserver's bootstrap system:node role, narrowed to what
+// is served) plus the node bundle's own work: binding pods (it schedules) and writing Endpoints (its endpoints
+// controller). A real cluster authorizes kubelets with the Node authorizer; the sandbox binds this role to the
+// system:nodes group instead (see docs/compatibility.md, N1).
+const nodeRules: Rule[] = [
+  { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'get', 'list', 'watch', 'update', 'patch'] },
+  { apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'patch'] },
+  { apiGroups: [''], resources: ['pods/status'], verbs: ['update', 'patch'] },
+  { apiGroups: [''], resources: ['pods/binding', 'pods/eviction', 'serviceaccounts/token'], verbs: ['create'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'update', 'patch'] },
+  { apiGroups: [''], resources: ['configmaps', 'secrets', 'services'], verbs: read },
+  { apiGroups: [''], resources: ['endpoints'], verbs: [...read, 'create', 'update'] },
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: [...read, 'create', 'update', 'patch', 'delete'] },
+];
+
 const discoveryPaths = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
 
 export const bootstrapClusterRoles: KubeObject[] = [
@@ -63,6 +79,7 @@ export const bootstrapClusterRoles: KubeObject[] = [
     { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
     { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
   ]),
+  clusterRole('system:node', nodeRules),
   clusterRole('system:discovery', [{ nonResourceURLs: discoveryPaths, verbs: ['get'] }]),
   clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
 ];
@@ -71,5 +88,6 @@ export const bootstrapClusterRoleBindings: KubeObject[] = [
   binding('cluster-admin', 'cluster-admin', ['system:masters']),
   binding('system:basic-user', 'system:basic-user', ['system:authenticated']),
   binding('system:discovery', 'system:discovery', ['system:authenticated']),
+  binding('system:node', 'system:node', ['system:nodes']),
   binding('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
 ];
