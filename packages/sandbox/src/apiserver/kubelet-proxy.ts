@@ -110,7 +110,7 @@ export function kubeletExecPath(namespace: string, name: string, container: stri
 }
 
 /**
- * An HTTP upgrade on the API server: pods/{name}/exec is proxied to the kubelet byte for byte (the kubelet's
+ * An HTTP upgrade on the API server: pods/{name}/exec and /portforward are proxied to the kubelet byte for byte (the kubelet's
  * 101 Switching Protocols, or its refusal, goes back to the client). Returns false for paths it does not serve.
  */
 export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefined, req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -120,12 +120,17 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
   try {
     checkRequest(ctx, req, url);
     const [, namespace = '', name = '', action] = match.map(decodeURIComponent);
-    if (action !== 'exec') throw badRequest(`pods/${action ?? ''} is not supported by the sandbox (exec is)`);
+    if (action === 'attach') throw badRequest('pods/attach is not supported by the sandbox (exec and portforward are)');
     const pod = ctx.store.get('/pods', namespace, name);
     if (pod === undefined) throw notFound('pods', '', name);
-    const phase = ((pod.status ?? {}) as Obj).phase;
-    if (phase === 'Succeeded' || phase === 'Failed') throw badRequest(`cannot exec into a container in a completed pod; current phase is ${String(phase)}`);
-    const container = chooseContainer(pod, url.searchParams.get('container'));
+    let kubeletPath: string;
+    if (action === 'exec') {
+      const phase = ((pod.status ?? {}) as Obj).phase;
+      if (phase === 'Succeeded' || phase === 'Failed') throw badRequest(`cannot exec into a container in a completed pod; current phase is ${String(phase)}`);
+      kubeletPath = kubeletExecPath(namespace, name, chooseContainer(pod, url.searchParams.get('container')), url.searchParams);
+    } else {
+      kubeletPath = `/portForward/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${url.search}`;
+    }
     const location = kubeletLocation(ctx, pod);
     let connected = false;
     const upstream = tlsConnect({ host: location.host, port: location.port, ...tlsOptions(tls) }, () => {
@@ -133,7 +138,7 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
       const headers = Object.entries(req.headers)
         .filter(([key]) => !['host', 'authorization', 'content-length'].includes(key))
         .flatMap(([key, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => `${key}: ${v}`));
-      upstream.write([`${req.method ?? 'GET'} ${kubeletExecPath(namespace, name, container, url.searchParams)} HTTP/1.1`, `Host: ${location.host}:${location.port}`, ...headers, '', ''].join('\r\n'));
+      upstream.write([`${req.method ?? 'GET'} ${kubeletPath} HTTP/1.1`, `Host: ${location.host}:${location.port}`, ...headers, '', ''].join('\r\n'));
       if (head.length > 0) upstream.write(head);
       upstream.pipe(socket);
       socket.pipe(upstream);
@@ -155,6 +160,6 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
 export function podUpgradeHandler(ctx: ApiContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec only');
+    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec and pods/portforward only');
   };
 }

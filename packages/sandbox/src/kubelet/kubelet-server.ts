@@ -1,17 +1,18 @@
 // The kubelet's HTTPS endpoint (port in the Node's daemonEndpoints.kubeletEndpoint.Port, on its InternalIP):
-// /healthz, /containerLogs/{ns}/{pod}/{container} and /exec/{ns}/{pod}/{container} (WebSocket or SPDY/3.1). API servers reach logs and
+// /healthz, /containerLogs/{ns}/{pod}/{container} and /exec/{ns}/{pod}/{container} (WebSocket or SPDY/3.1), /portForward/{ns}/{pod}. API servers reach logs and
 // exec through it, as kube-apiserver reaches a kubelet. Authentication as a kubelet's: a client certificate signed
 // by the configured client CA; without a client CA, anonymous requests are allowed (the kubelet binary's default).
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import { WebSocketServer } from 'ws';
+import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { CertificateAndKey } from '../pki/x509.ts';
 import { selfSignedCertificate } from '../pki/x509.ts';
 import type { LogTarget } from './container-logs.ts';
 import { serveContainerLog } from './container-logs.ts';
 import { parseExecQuery, remoteCommandProtocols, runExecSession } from './remote-command.ts';
+import { portForwardProtocol, portForwardTunnelProtocol, servePortForward, type PortForwardTarget } from './port-forward.ts';
 import { acceptSpdyUpgrade, isSpdyUpgrade, negotiateSpdyProtocol, serveSpdyExec, spdyRemoteCommandProtocols } from './remote-command-spdy.ts';
 
 /** What the server needs from the kubelet: its running containers. */
@@ -19,6 +20,8 @@ export interface KubeletContainers {
   /** Undefined when the pod does not run on this kubelet. */
   logTarget(namespace: string, pod: string, container: string): Pick<LogTarget, 'status' | 'running'> | undefined;
   execTarget(namespace: string, pod: string, container: string): { pid: number; env: Record<string, string> } | undefined;
+  /** Where port-forward connects: the pod's IP, while the pod runs here. */
+  portForwardTarget?(namespace: string, pod: string): PortForwardTarget | undefined;
 }
 
 export interface KubeletServerOptions {
@@ -46,6 +49,7 @@ export interface KubeletServer {
 }
 
 const routeRe = /^\/(containerLogs|exec)\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
+const portForwardRe = /^\/portForward\/([^/]+)\/([^/]+)\/?$/;
 
 function authenticated(req: IncomingMessage, clientCA: string | undefined): boolean {
   return clientCA === undefined || (req.socket as TLSSocket).authorized;
@@ -62,6 +66,34 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     noServer: true,
     handleProtocols: (offered) => remoteCommandProtocols.find((p) => offered.has(p)) ?? false,
   });
+  // The tunnel's subprotocol holds '/' and '+', which `ws` refuses in Sec-WebSocket-Protocol (not RFC 7230 token
+  // characters; Go's gorilla/websocket accepts them): it is checked here, then named in the 101 answer directly.
+  const tunnels = new WebSocketServer({ noServer: true });
+  tunnels.on('headers', (headers) => headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnelProtocol}`));
+
+  /** port-forward: a SPDY upgrade, or a WebSocket tunnelling SPDY. */
+  const upgradePortForward = (req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, pod: string): void => {
+    const target = options.containers.portForwardTarget?.(namespace, pod);
+    if (target === undefined) { reject(socket, 404, `pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
+    if (isSpdyUpgrade(req)) {
+      const negotiated = negotiateSpdyProtocol(req, [portForwardProtocol]);
+      if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
+      acceptSpdyUpgrade(socket, negotiated.protocol);
+      void servePortForward(socket, head, target);
+      return;
+    }
+    const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !offered.includes(portForwardTunnelProtocol)) {
+      reject(socket, 400, `port-forward needs SPDY/3.1 (${portForwardProtocol}) or a WebSocket with subprotocol ${portForwardTunnelProtocol}`);
+      return;
+    }
+    delete req.headers['sec-websocket-protocol'];
+    tunnels.handleUpgrade(req, socket, head, (ws) => {
+      const stream = createWebSocketStream(ws);
+      stream.on('error', () => stream.destroy());
+      void servePortForward(stream, Buffer.alloc(0), target);
+    });
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
@@ -88,6 +120,8 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     if (!authenticated(req, options.clientCA)) { reject(socket, 401, 'Unauthorized'); return; }
+    const forward = portForwardRe.exec(url.pathname);
+    if (forward !== null) { upgradePortForward(req, socket, head, decodeURIComponent(forward[1] ?? ''), decodeURIComponent(forward[2] ?? '')); return; }
     const route = routeRe.exec(url.pathname);
     if (route?.[1] !== 'exec') { reject(socket, 404, '404 page not found'); return; }
     const spdy = isSpdyUpgrade(req);
@@ -118,7 +152,7 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     port: typeof address === 'object' && address !== null ? address.port : 0,
     servingCert: serving.cert,
     async stop() {
-      for (const client of wss.clients) client.terminate();
+      for (const client of [...wss.clients, ...tunnels.clients]) client.terminate();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();

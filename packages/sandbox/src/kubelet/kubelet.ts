@@ -127,6 +127,12 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
         return { status, running: () => workerOf(namespace, name)?.containerRunning(container) ?? false };
       },
       execTarget: (namespace, name, container) => workerOf(namespace, name)?.execTarget(container),
+      portForwardTarget(namespace, name) {
+        const pod = pods.cache.getByName(namespace, name);
+        const podIP = pod?.status?.podIP;
+        if (pod?.spec.nodeName !== nodeName || workerOf(namespace, name) === undefined || podIP === undefined || podIP === '') return undefined;
+        return { podName: name, uid: pod.metadata.uid ?? '', podIP };
+      },
     },
   });
   const heartbeat = startNodeHeartbeat({ client, facts: { nodeName, address: options.network.gatewayIP, kubeletPort: server?.port ?? 0 }, timing: deps.timing, log });

@@ -1,7 +1,8 @@
 // `kubectl exec` against the composed sandbox as against a 1.32 cluster: RBAC decides upgrades like any request
 // (a WebSocket exec is a GET, so `get` on pods/exec; kubectl then falls back to SPDY, a POST, so `create`), on the
-// HTTP and the HTTPS port, with kube-apiserver's 403 text.
-import { execFile } from 'node:child_process';
+// HTTP and the HTTPS port, with kube-apiserver's 403 text. `kubectl port-forward` (SPDY tunnelled in a WebSocket, or
+// plain SPDY) through the same upgrade path.
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -122,6 +123,66 @@ describe('kubectl exec over SPDY/3.1 (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false), 
     const out = await asBot(['exec', 'shell', '--', 'sh', '-c', 'echo via the fallback; exit 5']);
     expect(out).toMatchObject({ code: 5, stdout: 'via the fallback\n' });
   });
+});
+
+const webServer = `require('node:http').createServer((req, res) => {
+  let body = ''; req.on('data', (c) => { body += c; });
+  req.on('end', () => res.end('pod answers ' + req.method + ' ' + req.url + ' ' + body));
+}).listen(8080, '0.0.0.0');`;
+
+/** Runs `kubectl port-forward pod/web :8080` until `use` is done; hands over the local port. */
+async function withPortForward(env: Record<string, string>, use: (port: number, output: () => string) => Promise<void>): Promise<void> {
+  // -v=4: client-go says which dialer it ended up with.
+  const child = spawn('kubectl', ['port-forward', 'pod/web', ':8080', '-v=4'], { env: { ...process.env, KUBECONFIG: sandbox.kubeconfigPath, HOME: sandbox.dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const port = await waitFor(`kubectl port-forward to listen (output so far: ${output})`, () => {
+      const match = /Forwarding from 127\.0\.0\.1:(\d+) -> 8080/.exec(output);
+      return match ? Number(match[1]) : undefined;
+    }, 20_000);
+    await use(port, () => output);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe('kubectl port-forward', () => {
+  beforeAll(async () => {
+    const client = await createKubeClient({ server: sandbox.url });
+    const created = await client.create<Pod>(resources.pods, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' },
+      spec: { containers: [{ name: 'main', image: 'node', args: ['-e', webServer] }] },
+    }, { namespace: 'default' });
+    expect(created.ok).toBe(true);
+    await waitFor('web pod running', async () => {
+      const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'web' });
+      return got.ok && got.value.status?.phase === 'Running' ? true : undefined;
+    }, 40_000);
+  });
+
+  for (const [how, env] of [['SPDY tunnelled in a WebSocket (kubectl 1.32\'s default)', {}], ['plain SPDY (KUBECTL_PORT_FORWARD_WEBSOCKETS=false)', { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }]] as const) {
+    it(`relays connections to the pod's port over ${how}`, async () => {
+      await withPortForward(env, async (port, output) => {
+        const answer = await waitFor('the pod to answer', async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/first`).catch(() => undefined);
+          return res?.ok === true ? res.text() : undefined;
+        });
+        expect(answer).toBe('pod answers GET /first ');
+        // A second connection, with a body both ways.
+        const second = await fetch(`http://127.0.0.1:${port}/second`, { method: 'POST', body: 'x'.repeat(100_000), headers: { connection: 'close' } });
+        expect(await second.text()).toBe(`pod answers POST /second ${'x'.repeat(100_000)}`);
+        if ('KUBECTL_PORT_FORWARD_WEBSOCKETS' in env) expect(output()).not.toContain('negotiated protocol');
+        else {
+          expect(output()).toContain('negotiated protocol: portforward.k8s.io');
+          expect(output()).not.toContain('fallback to secondary dialer');
+        }
+      });
+    });
+  }
 });
 
 /** A raw upgrade request (what kubectl sends first), answered before any switch of protocol when refused. */
