@@ -5,6 +5,7 @@ export * from './condition-set.ts';
 export * from './pod-health.ts';
 export * from './plan.ts';
 export * from './plan-workers.ts';
+export * from './plan-multi-host.ts';
 export * from './desired-resources.ts';
 export * from './status.ts';
 export * from './validate.ts';

@@ -6,6 +6,7 @@ import { isAutoscalingEnabled } from '../validation/raycluster-spec.ts';
 import type { ClusterAction, RayClusterPlan } from './actions.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
 import type { RayClusterObservation } from './observation.ts';
+import { planMultiHostGroup } from './plan-multi-host.ts';
 
 /** Worker groups in spec order (§7.3): suspend, unhealthy Pods, workersToDelete, then scale to the desired count. */
 
@@ -48,6 +49,13 @@ export function planWorkerGroups(obs: RayClusterObservation, settings: RayCluste
           marker: 'FailedDeleteWorkerPod',
         },
       });
+      continue;
+    }
+    if (settings.featureGates.rayMultiHostIndexing && (group.numOfHosts ?? 1) > 1) {
+      const multiHost = planMultiHostGroup({ cluster, group, pods, desiredPods: desiredWorkerPods(group), settings, now: obs.now });
+      actions.push(...multiHost.actions);
+      // Like an unhealthy single-host Pod, a replica cleanup ends the pass: later groups wait for the next one.
+      if (multiHost.error) return { actions, error: multiHost.error };
       continue;
     }
     const unhealthy = pods.filter((p) => unhealthyPodReason(p, 'worker') !== undefined);

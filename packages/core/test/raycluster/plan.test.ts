@@ -57,8 +57,8 @@ describe('planRayCluster', () => {
     ['token auth: the Secret first', (c) => { c.spec.authOptions = { mode: 'token' }; }, [head, w('w1')], {}, ['secret rayjob-sample-x7k2p']],
     ['token auth with the Secret present: nothing', (c) => { c.spec.authOptions = { mode: 'token' }; }, [head, w('w1')], { authSecretExists: true }, []],
     ['two head Services: an error, nothing created', none, [], { headServices: [headService(), headService()] }, [], '2 head service found [rayjob-sample-x7k2p-head-svc rayjob-sample-x7k2p-head-svc]'],
-    ['a multi-host group adds the headless Service and numOfHosts Pods per replica', (c) => { c.spec.workerGroupSpecs![0]!.numOfHosts = 2; }, [head], {},
-      ['service headless', 'create small-group#0', 'create small-group#1']],
+    ['a multi-host group adds the headless Service and one replica of numOfHosts Pods at one index', (c) => { c.spec.workerGroupSpecs![0]!.numOfHosts = 2; }, [head], {},
+      ['service headless', 'create small-group#0', 'create small-group#0']],
     ['the serve annotation adds the serve Service', (c) => {
       c.metadata.annotations = { 'ray.io/enable-serve-service': 'true' };
       c.spec.headGroupSpec.template.spec!.containers![0]!.ports!.push({ name: 'serve', containerPort: 8000 });

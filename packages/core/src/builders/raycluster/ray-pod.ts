@@ -233,7 +233,13 @@ export function buildHeadPod(cluster: RayCluster, settings: RayClusterSettings, 
   return pod;
 }
 
-export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, settings: RayClusterSettings, replicaIndex: number): Pod {
+/** A multi-host replica's Pod (numOfHosts > 1, gate RayMultiHostIndexing): which replica, which host of it. */
+export interface MultiHostPlacement {
+  replicaName: string;
+  hostIndex: number;
+}
+
+export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, settings: RayClusterSettings, replicaIndex: number, multiHost?: MultiHostPlacement): Pod {
   const fqdn = headServiceFQDN(cluster, settings);
   const group: GroupInput = {
     nodeType: 'worker',
@@ -247,6 +253,12 @@ export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, set
   const metadata = template.metadata as Record<string, unknown> & { labels: Record<string, string> };
   delete metadata.name;
   metadata.generateName = podNamePrefix(`${cluster.metadata.name ?? ''}-${worker.groupName}`, 'worker', true);
-  if (settings.featureGates.rayMultiHostIndexing) metadata.labels[rayClusterLabelKeys.replicaIndex] = String(replicaIndex);
+  if (settings.featureGates.rayMultiHostIndexing) {
+    metadata.labels[rayClusterLabelKeys.replicaIndex] = String(replicaIndex);
+    if (multiHost && (worker.numOfHosts ?? 1) > 1) {
+      metadata.labels[rayClusterLabelKeys.replicaName] = multiHost.replicaName;
+      metadata.labels[rayClusterLabelKeys.hostIndex] = String(multiHost.hostIndex);
+    }
+  }
   return buildPod(cluster, template, group, settings, fqdn);
 }

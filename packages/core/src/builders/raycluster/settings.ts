@@ -8,7 +8,10 @@ export interface RayClusterFeatureGates {
   rayClusterStatusConditions: boolean;
   /** Beta, on: permits worker-group `suspend`. */
   rayJobDeletionPolicy: boolean;
-  /** Beta, on: `ray.io/worker-group-replica-index` labels (lowest free index per created worker). */
+  /**
+   * Beta, on: `ray.io/worker-group-replica-index` labels (lowest free index per created worker); groups with
+   * numOfHosts > 1 are reconciled as atomic replicas of numOfHosts Pods.
+   */
   rayMultiHostIndexing: boolean;
 }
 
@@ -71,6 +74,10 @@ export const rayClusterLabelKeys = {
   isRayNode: 'ray.io/is-ray-node',
   group: 'ray.io/group',
   replicaIndex: 'ray.io/worker-group-replica-index',
+  /** Multi-host groups: `<group>-<5 chars>`, shared by the numOfHosts Pods of one replica. */
+  replicaName: 'ray.io/worker-group-replica-name',
+  /** Multi-host groups: 0..numOfHosts-1 within the replica. */
+  hostIndex: 'ray.io/replica-host-index',
   headlessWorkerService: 'ray.io/headless-worker-svc',
   serve: 'ray.io/serve',
 } as const;
