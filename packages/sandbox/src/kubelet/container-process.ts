@@ -88,6 +88,13 @@ const prologue = [
   'exec "$@"',
 ].join('\n');
 
+// The PID namespace's init: a shell that runs the container (prologue, then the program) as its child and exits
+// with its status (128+n after signal n, what Kubernetes reports as exitCode), as `docker run --init` does. The
+// program itself must not be PID 1: init ignores every signal it has no handler for, so a bash loop or `sleep`
+// would shrug off the kubelet's SIGTERM. The kubelet signals the whole process group, which reaches the prologue
+// and the program with their default dispositions.
+const init = '"$@"; exit $?';
+
 /** Finds argv[0] the way execvp would, with the container's PATH. */
 export function resolveExecutable(program: string, pathVar: string | undefined): string | undefined {
   const canRun = (file: string): boolean => {
@@ -165,13 +172,14 @@ export function launchContainer(launch: ContainerLaunch, tools: { ip: string; un
   mkdirSync(dirname(launch.logFile), { recursive: true });
   const logFd = openSync(launch.logFile, 'a');
   const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.recursive === true ? 'rbind' : m.readOnly ? 'ro' : 'rw']);
-  const inner = [tools.sh, '-c', prologue, 'sh', launch.hostname, launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
-  // `ip netns exec` already gives the process its own (slave) mount namespace; without a netns we
-  // ask unshare for a private one so the bind mounts never reach the host. A UTS namespace lets the
-  // container see the pod's hostname.
-  const argv = launch.netns !== undefined
-    ? [tools.ip, 'netns', 'exec', launch.netns, tools.unshare, '--uts', ...inner]
-    : [tools.unshare, '--mount', '--uts', '--propagation', 'private', ...inner];
+  const inner = [tools.sh, '-c', init, 'init', tools.sh, '-c', prologue, 'sh', launch.hostname, launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
+  // A private mount namespace keeps the bind mounts off the host; a UTS namespace lets the container see the
+  // pod's hostname; a PID namespace with its own /proc makes `ps`, `pgrep` and `pkill -f` (in the container and
+  // through `kubectl exec`) see this container's processes only, as in a real container, and ends them all
+  // when the container ends. unshare stays as the parent (the pid the kubelet tracks) and exits with the
+  // container's status; --kill-child takes the container down should unshare itself be killed.
+  const namespaces = [tools.unshare, '--mount', '--uts', '--pid', '--fork', '--kill-child', '--mount-proc', '--propagation', 'private'];
+  const argv = launch.netns !== undefined ? [tools.ip, 'netns', 'exec', launch.netns, ...namespaces, ...inner] : [...namespaces, ...inner];
   const child = spawn(argv[0] ?? '', argv.slice(1), {
     cwd: launch.baseDir,
     env: launch.env,
@@ -187,6 +195,28 @@ export function launchContainer(launch: ContainerLaunch, tools: { ip: string; un
     });
   });
   return { ok: true, pid: child.pid ?? -1, exited };
+}
+
+/**
+ * The arguments that make `nsenter` run a command inside a running container (exec sessions, exec probes): the
+ * mount, network, UTS and PID namespaces and the working directory of the container's program (the grandchild
+ * of the unshare the kubelet tracks as `pid`, under the namespace's init). Until the program is there, unshare's
+ * own namespaces (its pid_for_children is the container's PID namespace).
+ */
+export function enterContainerArgs(pid: number): string[] {
+  const init = firstChild(pid);
+  const program = init === undefined ? undefined : firstChild(init);
+  if (program === undefined) return ['-t', String(pid), '-m', '-n', '-u', `--pid=/proc/${pid}/ns/pid_for_children`, '--wd'];
+  return ['-t', String(program), '-m', '-n', '-u', '-p', '--wd'];
+}
+
+function firstChild(pid: number): number | undefined {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    return first === undefined || first === '' ? undefined : Number(first);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Signals the container's whole process group (the container's pid is the group leader). */

@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Container, Probe } from '../kube-objects/types.ts';
+import { enterContainerArgs } from './container-process.ts';
 
 export interface ProbeTarget {
   podIP: string;
@@ -23,7 +24,7 @@ function portNumber(port: number | string, container: Container): number | undef
 
 function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<boolean> {
   // Like `kubectl exec`: the command sees the container's files (its /tmp, volumes) and network.
-  const argv = target.pid !== undefined ? [target.nsenterTool, '-t', String(target.pid), '-m', '-n', '-u', '--', ...command] : command;
+  const argv = target.pid !== undefined ? [target.nsenterTool, ...enterContainerArgs(target.pid), '--', ...command] : command;
   return new Promise((resolve) => {
     const child = spawn(argv[0] ?? 'false', argv.slice(1), { env: target.env, stdio: 'ignore', detached: true });
     const timer = setTimeout(() => { try { process.kill(-(child.pid ?? 0), 'SIGKILL'); } catch { /* gone */ } resolve(false); }, timeoutMs);

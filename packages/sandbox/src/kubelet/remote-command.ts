@@ -2,12 +2,13 @@
 // remote-command protocol (v5.channel.k8s.io, v4.channel.k8s.io; SPDY is remote-command-spdy.ts).
 // Every binary WebSocket message starts with a channel byte: 0 stdin, 1 stdout, 2 stderr, 3 the final Status (JSON), 4 terminal
 // resize; v5 adds 255 <channel> from the client to close its stdin. The command runs inside the container's mount,
-// network and UTS namespaces (nsenter on the container's main process) with the container's environment.
+// network, UTS and PID namespaces (nsenter on the container's PID 1) with the container's environment, so
+// `kubectl exec <pod> -- pkill -f <pattern>` reaches that container's processes only.
 // Without a pseudo-terminal in Node, `tty` sessions run without one (output still streams; no resize).
 import { spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { resolveExecutable } from './container-process.ts';
+import { enterContainerArgs, resolveExecutable } from './container-process.ts';
 
 export const remoteCommandProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
@@ -59,9 +60,11 @@ export function runCommand(request: ExecRequest, target: ExecTarget, channels: E
     });
     return Promise.resolve();
   }
-  const child = spawn(target.nsenter, ['-t', String(target.pid), '-m', '-n', '-u', '--wd', '--', ...request.command], {
+  const child = spawn(target.nsenter, [...enterContainerArgs(target.pid), '--', ...request.command], {
     env: target.env,
     stdio: [request.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    // nsenter forks the command into the PID namespace: a group of their own lets a closed session end both.
+    detached: true,
   });
   child.stdout?.on('data', (chunk: Buffer) => { if (request.stdout) channels.stdout(chunk); });
   // With a TTY, stderr is folded into stdout as a terminal would show it.
@@ -74,7 +77,10 @@ export function runCommand(request: ExecRequest, target: ExecTarget, channels: E
     if (channels.stdin === undefined) child.stdin.end();
     else channels.stdin.pipe(child.stdin);
   }
-  void channels.gone.then(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+  void channels.gone.then(() => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try { process.kill(-(child.pid ?? 0), 'SIGKILL'); } catch { /* gone */ }
+  });
   return new Promise((resolve) => {
     child.on('error', (error) => {
       channels.finish({ status: 'Failure', reason: 'InternalError', code: 500, message: `Internal error occurred: error executing command in container: ${error.message}` });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimSubnet, claimsDir, reapDeadClaims, releaseSubnet } from '../../src/kubelet/network-claims.ts';
@@ -9,17 +9,27 @@ import { createPod, startHarness, waitFor, waitForPhase } from './harness.ts';
 
 const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
+/** A `sleep` no other process on the machine runs (containers have their own PID namespaces, so `$!` there is not a host pid). */
+const uniqueSleep = (): string => `120.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+
+/** Host pids of the processes whose command line is exactly `argv`. */
+function hostPids(argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`;
+  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try { return readFileSync(`/proc/${e}/cmdline`, 'utf8') === wanted; } catch { return false; }
+  }).map(Number);
+}
+
 describe('stopping the node', () => {
   it('leaves no process (even one that escaped its process group), network namespace, bridge or pod file', async () => {
     const h = await startHarness();
     const network = h.node.network;
-    await createPod(h.client, { metadata: { name: 'runner' }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'setsid sleep 120 & echo escaped=$!; sleep 120'] }] } });
+    const runaway = uniqueSleep();
+    await createPod(h.client, { metadata: { name: 'runner' }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', `setsid sleep ${runaway} & echo escaped=$!; sleep 120`] }] } });
     await waitForPhase(h.client, 'runner', ['Running']);
     const pid = await waitFor('pid', () => h.node.kubelet.containerPid('default', 'runner', 'main'));
-    const escaped = await waitFor('escaped pid', () => {
-      const match = /escaped=(\d+)/.exec(existsSync(podLogPath(h.dir, 'default', 'runner', 'main')) ? readFileSync(podLogPath(h.dir, 'default', 'runner', 'main'), 'utf8') : '');
-      return match === null ? undefined : Number(match[1]);
-    });
+    await waitFor('escaped', () => (/escaped=\d+/.test(existsSync(podLogPath(h.dir, 'default', 'runner', 'main')) ? readFileSync(podLogPath(h.dir, 'default', 'runner', 'main'), 'utf8') : '') ? true : undefined));
+    const escaped = await waitFor('escaped pid', () => hostPids(['sleep', runaway])[0]);
     expect(alive(pid) && alive(escaped)).toBe(true);
     const namespaces = (): string => execFileSync('ip', ['netns', 'list']).toString();
     const k = network.gatewayIP.split('.')[2];
@@ -44,10 +54,11 @@ describe('stopping the node', () => {
   it('when a container ends, processes it started in their own session end with it (restart leaves no strays)', async () => {
     const h = await startHarness();
     try {
-      await createPod(h.client, { metadata: { name: 'stray' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'setsid sleep 120 & echo stray=$!; sleep 0.3'] }] } });
+      const runaway = uniqueSleep();
+      // The container waits until its stray is up, so the stray is seen on the host before the container ends.
+      await createPod(h.client, { metadata: { name: 'stray' }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', `setsid sleep ${runaway} & echo stray=$!; sleep 3`] }] } });
+      const stray = await waitFor('stray pid', () => hostPids(['sleep', runaway])[0], 20_000);
       await waitForPhase(h.client, 'stray', ['Succeeded']);
-      const stray = Number(/stray=(\d+)/.exec(readFileSync(podLogPath(h.dir, 'default', 'stray', 'main'), 'utf8'))?.[1]);
-      expect(stray).toBeGreaterThan(0);
       await waitFor('stray killed', () => (alive(stray) ? undefined : true), 5000);
     } finally {
       await h.stop();

@@ -19,7 +19,9 @@ const kubectl = (args: string[], stdin?: string): Promise<{ code: number; stdout
 describe('kubectl exec through the API server and the kubelet', () => {
   beforeAll(async () => {
     await createPod(h.client, { metadata: { name: 'shell' }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'echo started; exec sleep 300'], env: [{ name: 'GREETING', value: 'hello from the container env' }] }] } });
+    await createPod(h.client, { metadata: { name: 'neighbour' }, spec: { containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }] } });
     await waitForPhase(h.client, 'shell', ['Running']);
+    await waitForPhase(h.client, 'neighbour', ['Running']);
   });
 
   it('streams stdout and stderr and answers the exit code', async () => {
@@ -46,13 +48,25 @@ describe('kubectl exec through the API server and the kubelet', () => {
     expect(out).toMatchObject({ code: 0, stdout: 'SHOUT THIS\n' });
   });
 
-  it('kills a process inside the pod (pkill -f), and the restart policy restarts the container', async () => {
-    const before = (await getPod(h.client, 'shell'))?.status?.containerStatuses?.[0]?.restartCount ?? 0;
-    // Pods share the host's PID namespace (see the kubelet README): a pattern that does not match its own text
-    // keeps pkill off the kubectl (and nsenter) whose command lines carry it.
-    const out = await kubectl(['exec', 'shell', '--', 'pkill', '-f', 'slee[p] 300']);
+  it('sees only its own container\'s processes (a PID namespace with its own /proc)', async () => {
+    const out = await kubectl(['exec', 'shell', '--', 'sh', '-c', 'pgrep -x sleep | wc -l; ls /proc | grep -c "^[0-9]"']);
     expect(out.code).toBe(0);
+    const [sleepers, processes] = out.stdout.trim().split('\n');
+    // Its own `sleep 300`, not the neighbour's; besides it only PID 1 (the kubelet's prologue shell) and this exec.
+    expect(Number(sleepers)).toBe(1);
+    expect(Number(processes)).toBeLessThan(8);
+  });
+
+  it('kills a process inside the pod (pkill -f), never a neighbour\'s, and the restart policy restarts the container', async () => {
+    const before = (await getPod(h.client, 'shell'))?.status?.containerStatuses?.[0]?.restartCount ?? 0;
+    // The pattern is also in the command lines of kubectl and the neighbour's processes on the host: only the
+    // container's own PID namespace keeps pkill off them, as on a real node.
+    const out = await kubectl(['exec', 'shell', '--', 'pkill', '-f', 'sleep 300']);
+    // The main process's end ends the container's PID namespace, which may take pkill along before it exits 0.
+    expect([0, 137]).toContain(out.code);
     await waitFor('container restarted', async () => ((await getPod(h.client, 'shell'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) > before ? true : undefined);
+    const neighbour = (await getPod(h.client, 'neighbour'))?.status?.containerStatuses?.[0];
+    expect(neighbour).toMatchObject({ restartCount: 0, state: { running: expect.anything() } });
   });
 
   it('answers like kube-apiserver for an unknown command, container or pod', async () => {
