@@ -1,5 +1,6 @@
 // Routes one HTTP request: discovery, OpenAPI, health, then resource verbs and subresources.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { auditRequest } from './audit.ts';
 import { answerReview, checkRequest, requestToken, reviewResources } from './auth/requests.ts';
 import type { ApiContext } from './context.ts';
 import { coreVersions, groupDoc, groupList, resourceList, serverVersion } from './discovery.ts';
@@ -133,6 +134,7 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
   };
 
   return (req: IncomingMessage, res: ServerResponse): void => {
+    if (ctx.audit) auditRequest(ctx.audit, req, res);
     handle(req, res).catch((err: unknown) => sendError(res, err));
   };
 }

@@ -1,6 +1,7 @@
 // Reading request bodies and writing JSON / Status responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { requestObjects } from './audit-notes.ts';
 import { decodeKubernetesProtobuf } from './protobuf.ts';
 import { ApiError, badRequest, internal, unsupportedMediaType, type StatusBody } from './status.ts';
 
@@ -19,6 +20,12 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** JSON (or YAML, which kubectl never sends but curl users might) request body; undefined when empty. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await decodeJsonBody(req);
+  if (body !== undefined) requestObjects.set(req, body);
+  return body;
+}
+
+async function decodeJsonBody(req: IncomingMessage): Promise<unknown> {
   const buf = await readBody(req);
   const text = buf.toString('utf8');
   if (text.trim() === '') return undefined;

@@ -9,6 +9,7 @@ import { startGarbageCollector } from '../gc/collector.ts';
 import { startNamespaceController } from '../gc/namespaces.ts';
 import { createOwnerIndex } from '../store/owner-index.ts';
 import { createStore, type Store } from '../store/store.ts';
+import type { AuditSink } from './audit-event.ts';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './auth/bootstrap-rbac.ts';
 import { createTokenIssuer, type MintRequest } from './auth/service-account-tokens.ts';
 import { registerBuiltins } from './builtins.ts';
@@ -50,6 +51,8 @@ export interface ApiServerOptions {
   kubeletClient?: KubeletClientTls;
   /** With `https`: client certificates this CA signed authenticate as CN (user) and O (groups), as kube-apiserver's --client-ca-file. */
   clientCA?: string;
+  /** kube-apiserver's audit log at level Request: one event per request, when it completes. */
+  audit?: AuditSink;
 }
 
 export interface ApiServer {
@@ -101,6 +104,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     dir,
     tokens: createTokenIssuer(),
     ...(options.kubeletClient !== undefined && { kubeletClient: options.kubeletClient }),
+    ...(options.audit !== undefined && { audit: options.audit }),
   };
   const stopCrds = startCrdController(ctx);
   const gc = startGarbageCollector(ctx);

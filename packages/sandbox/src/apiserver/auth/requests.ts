@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../../store/types.ts';
 import type { ApiContext } from '../context.ts';
 import type { ResourceType } from '../resource-types.ts';
+import { requestUsers } from '../audit-notes.ts';
 import { parseApiPath } from '../routes.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../status.ts';
 import { adminUser, authenticate, type UserInfo } from './authenticate.ts';
@@ -46,6 +47,7 @@ export function requestAttributes(method: string, url: URL): Attributes {
 export function checkRequest(ctx: ApiContext, req: IncomingMessage, url: URL): UserInfo {
   const authn = authenticate(req, ctx.store, ctx.tokens, ctx.now());
   if (!authn.ok) throw unauthorized();
+  requestUsers.set(req, authn.user);
   const attributes = requestAttributes(req.method ?? 'GET', url);
   if (!authorize(ctx.store, authn.user, attributes)) {
     const error = forbidden(forbiddenMessage(authn.user, attributes));
