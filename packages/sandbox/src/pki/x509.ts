@@ -35,7 +35,18 @@ function der(tag: number, content: Buffer): Buffer {
 }
 const seq = (...items: Buffer[]): Buffer => der(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]): Buffer => der(0x31, Buffer.concat(items));
-const integer = (bytes: Buffer): Buffer => der(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/**
+ * A non-negative DER INTEGER from big-endian bytes: minimal length (leading zero bytes dropped, as DER requires:
+ * OpenSSL rejects a certificate whose serial starts 00 then a byte below 0x80), and a 00 prefix where the high bit
+ * would make it negative.
+ */
+export function derInteger(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+  const minimal = bytes.subarray(start);
+  return der(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
+const integer = derInteger;
 const octets = (bytes: Buffer): Buffer => der(0x04, bytes);
 const utf8 = (text: string): Buffer => der(0x0c, Buffer.from(text, 'utf8'));
 const bool = (value: boolean): Buffer => der(0x01, Buffer.from([value ? 0xff : 0]));

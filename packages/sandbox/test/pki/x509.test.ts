@@ -3,10 +3,22 @@ import { once } from 'node:events';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueCertificate, selfSignedCertificate } from '../../src/pki/x509.ts';
+import { createCertificateAuthority, derInteger, issueCertificate, selfSignedCertificate } from '../../src/pki/x509.ts';
 
 describe('sandbox X.509 issuer', () => {
   const ca = createCertificateAuthority('rayjob-sandbox-ca');
+
+  // A random serial starting 00 then a byte below 0x80 was written unshortened: OpenSSL (so Node) rejects such a
+  // certificate, and one sandbox in about 256 had a cluster CA no pod could trust.
+  it.each([
+    { bytes: [0x00, 0x22, 0xb7], der: [0x02, 0x02, 0x22, 0xb7] },
+    { bytes: [0x00, 0x00, 0x05], der: [0x02, 0x01, 0x05] },
+    { bytes: [0x00, 0x9c], der: [0x02, 0x02, 0x00, 0x9c] },
+    { bytes: [0x9c, 0x01], der: [0x02, 0x03, 0x00, 0x9c, 0x01] },
+    { bytes: [0x00], der: [0x02, 0x01, 0x00] },
+  ])('encodes the integer $bytes in minimal DER', ({ bytes, der }) => {
+    expect([...derInteger(Buffer.from(bytes))]).toEqual(der);
+  });
 
   it('makes a CA certificate that signs itself and may sign others', () => {
     const cert = new X509Certificate(ca.cert);
