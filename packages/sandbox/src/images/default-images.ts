@@ -28,11 +28,18 @@ export function findRealRayBin(env: NodeJS.ProcessEnv = process.env): string | u
   return candidates.find((dir): dir is string => dir !== undefined && dir !== '' && existsSync(join(dir, 'ray')));
 }
 
-/** An app's entry point: its built bundle when present, else its TypeScript source run by node. */
-function appProgram(node: string, bundle: string, source: string): ImageProgram | undefined {
-  if (existsSync(bundle)) return { entrypoint: [node, bundle] };
-  if (existsSync(source)) return { entrypoint: [node, source] };
-  return undefined;
+/**
+ * An app's entry point: its built bundle when present, else its TypeScript source run by node. `imagePaths` are
+ * where the image keeps its executable (its Dockerfile's ENTRYPOINT and the script behind it): a container whose
+ * `command` names one of them runs the same program, as it would in the image.
+ */
+function appProgram(node: string, bundle: string, source: string, imagePaths: string[]): ImageProgram | undefined {
+  const file = existsSync(bundle) ? bundle : existsSync(source) ? source : undefined;
+  if (file === undefined) return undefined;
+  return {
+    entrypoint: [node, file],
+    rewrite: (argv) => (argv[0] !== undefined && imagePaths.includes(argv[0]) ? [node, file, ...argv.slice(1)] : argv),
+  };
 }
 
 export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
@@ -46,9 +53,9 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     python: shell(['python3']),
     node: shell([node]),
   };
-  const submitter = appProgram(node, join(options.repoRoot, 'apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'));
+  const submitter = appProgram(node, join(options.repoRoot, 'apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter']);
   if (submitter) catalog[submitterImageName] = submitter;
-  const operator = appProgram(node, join(options.repoRoot, 'apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'));
+  const operator = appProgram(node, join(options.repoRoot, 'apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator']);
   if (operator) catalog[operatorImageName] = operator;
   const rayBin = options.realRayBin === null ? undefined : (options.realRayBin ?? findRealRayBin(options.env));
   const emulatorCli = join(options.repoRoot, 'packages/ray-emulator/src/cli.ts');

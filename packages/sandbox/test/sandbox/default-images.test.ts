@@ -53,6 +53,19 @@ describe('default images', () => {
     await writeFile(join(repo, 'apps/submitter-sidecar/dist/submitter.mjs'), '');
     expect(lookupImage(defaultImages({ repoRoot: repo, env: {}, node: '/n' }), 'ghcr.io/rayjob/submitter:v1')?.entrypoint).toEqual(['/n', join(repo, 'apps/submitter-sidecar/dist/submitter.mjs')]);
   });
+
+  // The operator builds submitter containers with `command: [/submitter]` (the image's ENTRYPOINT): without the
+  // mapping such a pod failed with StartError (exec: "/submitter": executable file not found).
+  it.each([
+    [['/submitter', '--', 'echo hi'], ['/n', 'SUBMITTER', '--', 'echo hi']],
+    [['/app/bin/submitter', '--version'], ['/n', 'SUBMITTER', '--version']],
+    [['sh', '-c', 'true'], ['sh', '-c', 'true']],
+  ])('our submitter image runs a container command naming its executable %j', (argv, expected) => {
+    const program = lookupImage(defaultImages({ repoRoot: repo, env: {}, node: '/n' }), 'ghcr.io/rayjob/submitter:0.1.0');
+    const context = { podName: 'p', namespace: 'default', podIP: '10.0.0.2', containerName: 'c', env: {} };
+    const file = join(repo, 'apps/submitter-sidecar/dist/submitter.mjs');
+    expect(program?.rewrite?.(argv, context)).toEqual(expected.map((a) => (a === 'SUBMITTER' ? file : a)));
+  });
 });
 
 describe('--image NAME=COMMAND', () => {
