@@ -13,12 +13,18 @@ export const T = { double: 1, float: 2, int64: 3, uint64: 4, int32: 5, fixed64: 
 export const repeatedLabel = 3;
 export const metaPackage = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
+/**
+ * The request-option kinds metav1.AddToGroupVersion registers in every group version: client-go sends a
+ * DeleteOptions body as `v1/DeleteOptions` (Helm's release-secret purge does, in protobuf).
+ */
+const optionKinds = new Set(['CreateOptions', 'DeleteOptions', 'GetOptions', 'ListOptions', 'PatchOptions', 'UpdateOptions']);
+
 /** The proto message of a Kind: k8s.io.api.<first label of the group, or core>.<version>.<Kind>. */
 export function messageOfKind(apiVersion: string, kind: string): string | undefined {
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  const candidates = group === 'meta.k8s.io' ? [`${metaPackage}.${kind}`] : [`k8s.io.api.${group === '' ? 'core' : group.split('.')[0]}.${version}.${kind}`];
+  const candidates = group === 'meta.k8s.io' || optionKinds.has(kind) ? [`${metaPackage}.${kind}`] : [`k8s.io.api.${group === '' ? 'core' : group.split('.')[0]}.${version}.${kind}`];
   return candidates.find((c) => Object.hasOwn(messages, c));
 }
 
