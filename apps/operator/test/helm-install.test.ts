@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultImages, operatorImageName, startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
+import { defaultImages, operatorImageName, podLogPath, startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import { api, eventually, type Json } from './support/api.ts';

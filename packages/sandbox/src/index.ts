@@ -6,7 +6,6 @@ export type { AuditEvent, AuditObjectRef, AuditSink } from './apiserver/audit.ts
 export { startSandbox } from './sandbox.ts';
 export type { Sandbox, SandboxOptions, SandboxComponent, SandboxComponentContext, StartedComponent } from './sandbox.ts';
 export { kubeconfigYaml } from './apiserver/kubeconfig.ts';
-export { defaultImages, operatorImageName, submitterImageName } from './images/default-images.ts';
 export { podLogPath } from './kubelet/log-paths.ts';
 export { microNow, timeNow } from './apiserver/microtime.ts';
 export type { KubeObject, ObjectMeta, OwnerReference } from './store/types.ts';
