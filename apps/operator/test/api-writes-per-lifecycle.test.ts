@@ -67,6 +67,9 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     expect(analysis.noOps.map((n) => `${n.kind} ${n.body}`)).toEqual([]);
     expect(failedStatusWrites).toEqual([]);
     expect(statusWrites).toBeLessThanOrEqual(most);
+    // The RayJob controller's creates (RayCluster, submitter Job) are sent once, not again from a lagging cache.
+    const conflictsOfCreates = proxy.requests.filter((r) => r.method === 'POST' && r.status === 409 && /\/(rayclusters|jobs)$/.test(r.path.split('?')[0] ?? '')).map((r) => r.path);
+    expect(conflictsOfCreates).toEqual([]);
     // The finalizer is added once (its removal comes with the RayJob's deletion, not part of this run).
     expect(analysis.byKind.get('patch rayjobs')).toBe(1);
   });

@@ -10,6 +10,40 @@ export interface ExecuteDeps {
   cluster: RayCluster | undefined;
   log: (message: string, fields?: Record<string, unknown>) => void;
   now: () => Date;
+  /** Objects this operator created that the informers may not show yet (so a create is not sent twice). */
+  creates?: RecentCreates | undefined;
+}
+
+/**
+ * Creates not yet seen in the cache, keyed by kind/namespace/name, each for `ttlMs`: a reconcile from a cache
+ * that lags its own create would POST the object again and get 409 (plus a GET to adopt it). After the TTL a
+ * missing object is created again (it may have been deleted meanwhile).
+ */
+export interface RecentCreates {
+  has(key: string): boolean;
+  add(key: string): void;
+  /** Deleted by us: the next create of this object is sent at once (a retry's new attempt). */
+  forget(ref: ObjectRef): void;
+}
+
+const createKey = (ref: ObjectRef, ownerUid: string | undefined): string => `${ref.kind}/${ref.namespace}/${ref.name}/${ownerUid ?? ''}`;
+
+export function createRecentCreates(ttlMs = 10_000, now: () => number = Date.now): RecentCreates {
+  const until = new Map<string, number>();
+  return {
+    has(key) {
+      const t = now();
+      for (const [k, end] of until) if (end <= t) until.delete(k);
+      return until.has(key);
+    },
+    add(key) {
+      until.set(key, now() + ttlMs);
+    },
+    forget(ref) {
+      const prefix = createKey(ref, '');
+      for (const k of until.keys()) if (k.startsWith(prefix)) until.delete(k);
+    },
+  };
 }
 
 /**
@@ -140,7 +174,9 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
       return updateService(rayJob, action.service as KubernetesObject, memory, deps);
     }
     case 'deleteCluster': {
-      const r = await writer.delete({ apiVersion: 'ray.io/v1', kind: 'RayCluster', namespace: ns, name: action.name });
+      const ref: ObjectRef = { apiVersion: 'ray.io/v1', kind: 'RayCluster', namespace: ns, name: action.name };
+      deps.creates?.forget(ref);
+      const r = await writer.delete(ref);
       if (r.ok) await event('Normal', 'DeletedRayCluster', 'Delete', eventNotes.deletedCluster(ns, action.name));
       else if (r.code !== 404) {
         await event('Warning', 'FailedToDeleteRayCluster', 'Delete', eventNotes.failedToDeleteCluster(ns, action.name, r.message));
@@ -149,7 +185,9 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
       return { kind: 'ok', memory };
     }
     case 'deleteSubmitterJob': {
-      const r = await writer.delete({ apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: action.name }, 'Background');
+      const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: action.name };
+      deps.creates?.forget(ref);
+      const r = await writer.delete(ref, 'Background');
       if (r.ok) await event('Normal', 'DeletedRayJobSubmitter', 'Delete', eventNotes.deletedSubmitter(ns, action.name));
       else if (r.code !== 404) {
         await event('Warning', 'FailedToDeleteRayJobSubmitter', 'Delete', eventNotes.failedToDeleteSubmitter(ns, action.name, r.message));
@@ -177,14 +215,21 @@ interface OutcomeEvents {
 
 /** Create-if-absent. 409: ours (controller ownerRef to this RayJob) is adopted; anyone else's is a clear error. */
 async function createOwned(rayJob: RayJob, obj: KubernetesObject, memory: OperatorMemory, deps: ExecuteDeps, events: OutcomeEvents): Promise<Applied> {
+  const ref = refOf(obj);
+  const key = createKey(ref, rayJob.metadata.uid);
+  if (deps.creates?.has(key)) return { kind: 'ok', memory };
   const r = await deps.writer.create(obj);
   if (r.ok) {
+    deps.creates?.add(key);
     await events.created();
     return { kind: 'ok', memory };
   }
   if (r.code === 409) {
-    const existing = await deps.writer.read(refOf(obj));
-    if (existing.ok && ownedBy(existing.value as RayJob, rayJob)) return { kind: 'ok', memory };
+    const existing = await deps.writer.read(ref);
+    if (existing.ok && ownedBy(existing.value as RayJob, rayJob)) {
+      deps.creates?.add(key);
+      return { kind: 'ok', memory };
+    }
     const who = existing.ok ? 'it is not owned by this RayJob; delete or rename it' : `cannot read it: ${existing.message}`;
     const message = `${obj.kind} ${obj.metadata?.namespace}/${obj.metadata?.name} already exists and ${who}`;
     await events.failed(message);

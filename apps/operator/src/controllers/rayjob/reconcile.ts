@@ -1,6 +1,6 @@
 import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
 import type { DashboardClients } from './dashboards.ts';
-import { execute } from './executor.ts';
+import { createRecentCreates, execute } from './executor.ts';
 import type { JobFollowers } from './job-followers.ts';
 import type { KubernetesObject, KubeWriter } from './kube-writer.ts';
 import type { NodeTables } from './node-tables.ts';
@@ -57,6 +57,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
    * it) shortly; deciding on an older copy would only repeat the writes and fail them with 409.
    */
   const staleVersions = new Map<string, Set<string>>();
+  const creates = createRecentCreates(10_000, () => now().getTime());
   const now = deps.now ?? (() => new Date());
   const random = deps.random ?? Math.random;
 
@@ -101,6 +102,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
       cluster: input.cluster,
       log: (message, extra) => deps.log.info({ ...fields, ...extra }, message),
       now,
+      creates,
     });
     memories.set(uid, outcome.memory);
     if (outcome.superseded) staleVersions.set(key, new Set(outcome.superseded));
