@@ -79,10 +79,9 @@ export function realRayImage(options: RealRayImageOptions): ImageProgram {
       // A pod's env still overrides these.
       RAY_DASHBOARD_SUBPROCESS_MODULE_WAIT_READY_TIMEOUT: '300',
       RAY_DASHBOARD_STARTUP_TIMEOUT_S: '300',
-      // `ray start` gives the raylet 30 s to register with the GCS, and the raylet gives the DashboardAgent a
-      // few seconds to publish its ports; a head starting on a loaded machine misses both and exits.
-      RAY_raylet_start_wait_time_s: '300',
-      RAY_agent_register_timeout_ms: '300000',
+      // Not raised: the raylet's own wait for the DashboardAgent's ports (~15 s in Ray 2.58, not configurable;
+      // under load the agent's imports can miss it and the raylet aborts). `ray start` then exits within its
+      // default 30 s and the container restarts, which is quicker than waiting longer for a dead raylet.
       // No machine here reaches Ray's usage-stats server: a head would only spend time trying.
       RAY_USAGE_STATS_ENABLED: '0',
     },
