@@ -81,13 +81,14 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
   const concurrency = options.concurrency ?? 1;
   const holder: { queue?: { inFlightSince(): number[] } } = {};
   const expectations = new Map<string, ScaleExpectation[]>();
+  const events = createEventRecorder(client, log, now);
   const deps = {
     client,
     caches,
     settings: options.settings ?? defaultRayClusterSettings,
     validation: options.validation ?? { featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: false } },
     managedBy: options.managedBy ?? 'ray.io/kuberay-operator',
-    record: createEventRecorder(client, log, now),
+    record: events.record,
     metrics,
     expectations,
     now,
@@ -124,6 +125,7 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     metrics,
     registry,
     run: (signal) => controller.start(signal),
-    close: async () => {},
+    // Events still queued are written before the operator exits (a SIGTERM drain keeps the last ones).
+    close: () => events.flush(),
   };
 }

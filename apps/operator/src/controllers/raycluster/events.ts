@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
 import type { ClusterEvent } from '@rayjob/core';
-import { describeError, resources, type KubeClient, type Logger } from '@rayjob/kube-runtime';
+import { createEventRecorder as createRuntimeRecorder, systemClock, type KubeClient, type Logger } from '@rayjob/kube-runtime';
 
 /**
  * KubeRay's `raycluster-controller` event recorder (events.k8s.io/v1), regarding the RayCluster. Recording is
- * best effort: a failed event never fails a reconcile, it is only logged.
+ * best effort: a failed event never fails a reconcile, it is only logged. Repeats go through kube-runtime's
+ * recorder, like client-go's: KubeRay re-emits some events on every pass (a suspension's `DeletedPod`, a
+ * suspended group's `DeletedWorkerPod`), and those must count up one event's series, not pile up new objects.
  */
 
 export const RAYCLUSTER_REPORTING_CONTROLLER = 'raycluster-controller';
@@ -18,35 +20,30 @@ export interface Regarding {
 
 export type RecordEvent = (regarding: Regarding, event: ClusterEvent) => void;
 
-/** Kubernetes MicroTime: RFC 3339 with exactly six fractional digits. */
-export const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+export interface RayClusterEventRecorder {
+  record: RecordEvent;
+  /** Resolves once every recorded event is written (or given up on). */
+  flush(): Promise<void>;
+}
 
-export function createEventRecorder(client: KubeClient, log: Logger, now: () => Date = () => new Date()): RecordEvent {
-  const instance = `${RAYCLUSTER_REPORTING_CONTROLLER}-${hostname()}`;
-  return (regarding, event) => {
-    const at = now();
-    const body = {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: { name: `${regarding.name}.${at.getTime().toString(16)}${Math.floor(Math.random() * 0xfffff).toString(16)}`, namespace: regarding.namespace },
-      eventTime: microTime(at),
-      reportingController: RAYCLUSTER_REPORTING_CONTROLLER,
-      reportingInstance: instance,
-      action: event.action,
-      reason: event.reason,
-      note: event.note.slice(0, 1024),
-      type: event.type,
-      regarding: {
-        apiVersion: 'ray.io/v1',
-        kind: 'RayCluster',
+export function createEventRecorder(client: KubeClient, log: Logger, now: () => Date = () => new Date()): RayClusterEventRecorder {
+  const recorder = createRuntimeRecorder({
+    client,
+    component: RAYCLUSTER_REPORTING_CONTROLLER,
+    instance: `${RAYCLUSTER_REPORTING_CONTROLLER}-${hostname()}`,
+    clock: { ...systemClock, now: () => now().getTime() },
+    logger: log,
+  });
+  return {
+    record: (regarding, event) => {
+      const metadata = {
         namespace: regarding.namespace,
         name: regarding.name,
         ...(regarding.uid ? { uid: regarding.uid } : {}),
         ...(regarding.resourceVersion ? { resourceVersion: regarding.resourceVersion } : {}),
-      },
-    };
-    void client.create(resources.eventsV1, body, { namespace: regarding.namespace }).then((result) => {
-      if (!result.ok) log.info({ reason: event.reason, error: describeError(result.error) }, 'could not record event');
-    });
+      };
+      recorder.event({ apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata }, event.type, event.reason, event.action, event.note);
+    },
+    flush: () => recorder.flush(),
   };
 }
