@@ -172,7 +172,12 @@ for (const size of SIZES) {
   while (names.length < size) names.push(`live-${String(names.length).padStart(5, '0')}`);
   await pool(size - first, 16, (i) => post('/apis/ray.io/v1/namespaces/default/rayjobs', rayJob(names[first + i] as string)));
   const createdS = (performance.now() - tA) / 1000;
-  await until(`${size} RayJobs Running`, () => names.every((n) => watch.seenAt(n, 'Running') !== undefined), 1_500_000);
+  // A line a minute, so a run cut short still says how far it got.
+  const progress = setInterval(() => {
+    const running = names.filter((n) => watch.seenAt(n, 'Running') !== undefined).length;
+    console.log(`  size ${size}: ${running}/${size} Running after ${((performance.now() - tA) / 1000).toFixed(0)} s (load average ${loadavg()[0]?.toFixed(1)})`);
+  }, 60_000);
+  await until(`${size} RayJobs Running`, () => names.every((n) => watch.seenAt(n, 'Running') !== undefined), 1_500_000).finally(() => clearInterval(progress));
   const aSeconds = (performance.now() - tA) / 1000;
   const aReconciles = await metric(op, 'controller_runtime_reconcile_total', 'rayjob');
   const aClusterReconciles = await metric(op, 'controller_runtime_reconcile_total', 'raycluster');
@@ -187,6 +192,10 @@ for (const size of SIZES) {
   const bStats = await b.op.stats();
   await b.op.stop();
   rows.push([`B: restart, resync`, String(size), b.seconds.toFixed(1), (size / b.seconds).toFixed(1), String(b.reconciles), (b.reconciles / b.seconds).toFixed(1), perReconcile(b.reconciles / b.seconds), mb(bStats.rss), mb(bStats.heapUsed), mb(informerOnly), ratio(bStats.rss, informerOnly), ratio(bStats.rss, idleRss)]);
+  // Each size's rows as soon as they are measured (the next size may take long on a loaded machine).
+  console.log(`${notes.at(-1) ?? ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  table([rows[0] as Row, ...rows.slice(-2)]);
+  console.log('');
 }
 
 console.log(`anchors: idle node RSS ${mb(idleRss)}; structuredClone of one RayJob ${Math.round(cloneRate).toLocaleString('en-US')}/s in this process; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
