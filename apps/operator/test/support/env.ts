@@ -2,12 +2,14 @@
 // (Ray images -> the Ray emulator, our submitter image -> our submitter's source), the test-only RayCluster
 // stand-in, and the operator under test in this process (cluster DNS through the sandbox's lookup).
 import { createLogger } from '@rayjob/kube-runtime';
-import { startSandbox, type Sandbox } from '@rayjob/sandbox';
+import { join } from 'node:path';
+import { startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
 import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
 import { rayJobController, type RayJobControllerHandle } from '../../src/controllers/rayjob/controller.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';
+import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 import { startRayClusterStandIn, type StandIn } from './raycluster-standin.ts';
 
 export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
@@ -19,6 +21,10 @@ export interface Env {
   standIn: StandIn;
   operator: RunningOperator;
   rayjob: RayJobControllerHandle;
+  /** The API server's audit log: every request, the operator's among them (user agent rayjob-operator). */
+  audit: AuditEvent[];
+  /** With `faultProxy`: the proxy every operator replica talks through. */
+  proxy?: FaultProxy;
   /** Starts another operator replica (same flags unless given). */
   startOperator(argv?: string[], identity?: string): Promise<{ operator: RunningOperator; rayjob: RayJobControllerHandle }>;
   stop(): Promise<void>;
@@ -35,13 +41,17 @@ export interface EnvOptions {
   /** Lease timings for replicas started with --enable-leader-election. */
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   identity?: string;
+  /** Operators reach the API server through a fault proxy (env.proxy). */
+  faultProxy?: boolean;
 }
 
 export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
-  const sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }) });
+  const audit: AuditEvent[] = [];
+  const sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), apiServer: { audit: (e) => audit.push(e) } });
   const standIn = startRayClusterStandIn(sandbox.url);
+  const proxy = options.faultProxy ? await startFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
   const launch = async (args: string[], identity?: string) => {
-    const loaded = loadConfig([...baseArgv, '--kubeconfig', sandbox.kubeconfigPath, ...args], testEnvVars);
+    const loaded = loadConfig([...baseArgv, '--kubeconfig', proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, ...args], testEnvVars);
     if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
     const registration = rayJobController({ runningPollSeconds: 30 });
     let handle: RayJobControllerHandle | undefined;
@@ -68,6 +78,8 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
     standIn,
     operator: first.operator,
     rayjob: first.rayjob,
+    audit,
+    ...(proxy && { proxy }),
     async startOperator(args = argv, identity) {
       const started = await launch(args, identity);
       extra.push(started.operator);
@@ -76,6 +88,7 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
     async stop() {
       for (const o of extra) await o.stop();
       await first.operator.stop();
+      await proxy?.close();
       await standIn.stop();
       await sandbox.stop();
     },
