@@ -175,6 +175,20 @@ describe('exit codes for what went wrong around the job', () => {
     await emulator.faults.startDashboard();
   });
 
+  it('head agent killed before the submit (every POST 500s): exits 4 at --max-unreachable, the job never submitted', async () => {
+    // reference/status-correctness.md: 5xx are retried until --max-unreachable, then exit 4; the operator keeps the
+    // RayJob Running meanwhile (rule 3: not found while the submitter runs) and then fails it SubmissionFailed.
+    await emulator.faults.killAgent();
+    const sid = id();
+    const started = Date.now();
+    const run = startInProcess(['--max-unreachable', '700ms', '--', countingJob(3)], env(sid));
+    const result = await run.done;
+    expect(result.exitCode).toBe(4);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(650);
+    expect(statusOf(sid)).toBeUndefined();
+    expect(parseTerminationMessage(run.terminationLog())).toMatchObject({ submissionId: sid, reason: 'Unreachable' });
+  });
+
   it('a dashboard outage shorter than --max-unreachable is ridden out', async () => {
     const sid = id();
     const run = startInProcess(['--log-format', 'json', '--max-unreachable', '20s', '--', countingJob(40, 0.03)], env(sid));
