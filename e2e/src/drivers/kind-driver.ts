@@ -60,6 +60,7 @@ export async function startKindDriver(clusterName = 'rayjob-e2e'): Promise<KindD
     clusterName,
     abilities: new Set(['realRay']),
     close: async () => {
+      await kubectl.close();
       await run('kind', ['delete', 'cluster', '--name', clusterName]);
     },
   };

@@ -1,8 +1,11 @@
-// Any cluster through a kubeconfig, with `kubectl` only — every read, write and fault is a command a person
-// could type: `kubectl delete pod`, `kubectl delete pod --force --grace-period=0`, `kubectl exec <head> --
-// pkill -f ray-dashboard-JobHead`, `kubectl patch rayjob --type merge`, `kubectl get --raw <service proxy>`.
+// Any cluster through a kubeconfig, with `kubectl` only — every write and fault is a command a person could
+// type: `kubectl delete pod`, `kubectl delete pod --force --grace-period=0`, `kubectl exec <head> -- pkill -f
+// ray-dashboard-JobHead`, `kubectl patch rayjob --type merge`, `kubectl apply`; reads (the RayJob, its cluster and
+// pods, the dashboard through the API server's service proxy) go through one `kubectl proxy`.
 import { execFile } from 'node:child_process';
 import type { FaultName } from '../scenario/types.ts';
+import { startKubectlProxy, type KubectlProxy } from './kubectl-proxy.ts';
+import { resourcePath } from './rest-access.ts';
 import type { Driver, DashboardAnswer, FaultTarget, KubeObject, Resource } from './types.ts';
 
 export interface KubectlResult {
@@ -29,20 +32,46 @@ export function kubectlRunner(options: KubectlDriverOptions) {
         options.kubectl ?? 'kubectl',
         args,
         { env: { ...process.env, ...options.env, KUBECONFIG: options.kubeconfigPath }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        (error, stdout, stderr) => {
+          const timedOut = error?.killed === true && error.code === null;
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: timedOut ? `kubectl timed out after ${timeoutMs} ms\n${stderr}` : stderr });
+        },
       );
       if (stdin !== undefined) child.stdin?.end(stdin);
     });
 }
 
+/** A failure to reach the API server, not an answer from it: a person would just run the command again. */
+const transient = (r: KubectlResult): boolean =>
+  r.code !== 0 && /timed out after|Unable to connect|connection refused|connection reset|i\/o timeout|TLS handshake timeout|context deadline exceeded|unexpected EOF/.test(r.stderr);
+
+/** Runs a command that may be repeated safely (reads, apply, merge patch, delete) up to 3 times while it fails transiently. */
+function withRetries(kubectl: ReturnType<typeof kubectlRunner>): ReturnType<typeof kubectlRunner> {
+  return async (args, stdin, timeoutMs) => {
+    let result = await kubectl(args, stdin, timeoutMs);
+    for (let attempt = 1; attempt < 3 && transient(result); attempt += 1) result = await kubectl(args, stdin, timeoutMs);
+    return result;
+  };
+}
+
 const kinds: Record<Resource, string> = { rayjobs: 'rayjobs.ray.io', rayclusters: 'rayclusters.ray.io', jobs: 'jobs.batch', pods: 'pods', services: 'services', events: 'events' };
 
 export function createKubectlDriver(options: KubectlDriverOptions): Driver {
-  const kubectl = kubectlRunner(options);
-  const must = async (args: string[], stdin?: string): Promise<string> => {
-    const r = await kubectl(args, stdin);
+  const once = kubectlRunner(options);
+  const kubectl = withRetries(once);
+  const run = async (command: typeof once, args: string[], stdin?: string): Promise<string> => {
+    const r = await command(args, stdin);
     if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: exit ${r.code}: ${r.stderr.trim()}`);
     return r.stdout;
+  };
+  const must = (args: string[], stdin?: string): Promise<string> => run(kubectl, args, stdin);
+  // A fault is done once: repeating a `pkill` or a force delete after a timeout would be a second fault.
+  const mustOnce = (args: string[]): Promise<string> => run(once, args);
+  // Reads go through one `kubectl proxy`, started on the first read (see kubectl-proxy.ts).
+  let proxy: Promise<KubectlProxy> | undefined;
+  const read = (path: string): Promise<{ status: number; text: string }> => {
+    proxy ??= startKubectlProxy({ kubectl: options.kubectl ?? 'kubectl', env: { ...process.env, ...options.env, KUBECONFIG: options.kubeconfigPath } });
+    return proxy.then((p) => p.get(path));
   };
   const headContainer = options.headContainer ?? 'ray-head';
   const needHead = (t: FaultTarget): string => {
@@ -52,14 +81,14 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
   const faults: Record<FaultName, (t: FaultTarget) => Promise<unknown>> = {
     deleteSubmitterPod: (t) => {
       if (!t.submitterPod) throw new Error(`no submitter pod for ${t.namespace}/${t.rayJob}`);
-      return must(['delete', 'pod', '-n', t.namespace, t.submitterPod, '--wait=false']);
+      return mustOnce(['delete', 'pod', '-n', t.namespace, t.submitterPod, '--wait=false']);
     },
-    deleteSubmitterJob: (t) => must(['delete', 'job', '-n', t.namespace, t.rayJob, '--wait=false']),
+    deleteSubmitterJob: (t) => mustOnce(['delete', 'job', '-n', t.namespace, t.rayJob, '--wait=false']),
     // The JobHead is a dashboard subprocess titled `ray-dashboard-JobHead-<n>`; the agent `ray::DashboardAgent`.
-    killJobHead: (t) => must(['exec', '-n', t.namespace, needHead(t), '-c', headContainer, '--', 'pkill', '-f', 'ray-dashboard-JobHead']),
-    killDashboardAgent: (t) => must(['exec', '-n', t.namespace, needHead(t), '-c', headContainer, '--', 'pkill', '-9', '-f', 'ray::DashboardAgent']),
-    forceDeleteHeadPod: (t) => must(['delete', 'pod', '-n', t.namespace, needHead(t), '--force', '--grace-period=0']),
-    deleteHeadPod: (t) => must(['delete', 'pod', '-n', t.namespace, needHead(t), '--wait=false']),
+    killJobHead: (t) => mustOnce(['exec', '-n', t.namespace, needHead(t), '-c', headContainer, '--', 'pkill', '-f', 'ray-dashboard-JobHead']),
+    killDashboardAgent: (t) => mustOnce(['exec', '-n', t.namespace, needHead(t), '-c', headContainer, '--', 'pkill', '-9', '-f', 'ray::DashboardAgent']),
+    forceDeleteHeadPod: (t) => mustOnce(['delete', 'pod', '-n', t.namespace, needHead(t), '--force', '--grace-period=0']),
+    deleteHeadPod: (t) => mustOnce(['delete', 'pod', '-n', t.namespace, needHead(t), '--wait=false']),
     stopOperator: () => Promise.reject(new Error('the kubectl driver does not own the operator (scenarios that need it declare needs: operatorRestart)')),
     startOperator: () => Promise.reject(new Error('the kubectl driver does not own the operator')),
     suspend: (t) => must(['patch', 'rayjob', '-n', t.namespace, t.rayJob, '--type', 'merge', '-p', '{"spec":{"suspend":true}}']),
@@ -80,13 +109,15 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
       await must(['apply', '-f', '-'], JSON.stringify(object));
     },
     async get(resource: Resource, namespace: string, name: string) {
-      const r = await kubectl(['get', kinds[resource], '-n', namespace, name, '-o', 'json', '--ignore-not-found']);
-      if (r.code !== 0) throw new Error(`kubectl get ${resource} ${namespace}/${name}: ${r.stderr.trim()}`);
-      return r.stdout.trim() === '' ? undefined : (JSON.parse(r.stdout) as KubeObject);
+      const r = await read(resourcePath(resource, namespace, name));
+      if (r.status === 404) return undefined;
+      if (r.status !== 200) throw new Error(`get ${resource} ${namespace}/${name} through kubectl proxy: ${r.status} ${r.text.slice(0, 300)}`);
+      return JSON.parse(r.text) as KubeObject;
     },
     async list(resource: Resource, namespace: string, labelSelector?: string) {
-      const out = await must(['get', kinds[resource], '-n', namespace, '-o', 'json', ...(labelSelector ? ['-l', labelSelector] : [])]);
-      return (JSON.parse(out) as { items: KubeObject[] }).items;
+      const r = await read(`${resourcePath(resource, namespace)}${labelSelector ? `?labelSelector=${encodeURIComponent(labelSelector)}` : ''}`);
+      if (r.status !== 200) throw new Error(`list ${resource} in ${namespace} through kubectl proxy: ${r.status} ${r.text.slice(0, 300)}`);
+      return (JSON.parse(r.text) as { items: KubeObject[] }).items;
     },
     async remove(resource, namespace, name) {
       await must(['delete', kinds[resource], '-n', namespace, name, '--wait=false', '--ignore-not-found']);
@@ -95,12 +126,11 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
       await must(['patch', kinds[resource], '-n', namespace, name, '--type', 'merge', '-p', JSON.stringify(patch)]);
     },
     async dashboard(namespace, service, path): Promise<DashboardAnswer | undefined> {
-      const r = await kubectl(['get', '--raw', `/api/v1/namespaces/${namespace}/services/${service}:dashboard/proxy${path}`]);
-      if (r.code === 0) return { status: 200, body: r.stdout };
-      const status = /\((\d{3})\)|status code (\d{3})|Error from server \((\w+)\)/.exec(r.stderr);
-      return { status: Number(status?.[1] ?? status?.[2] ?? 0) || (r.stderr.includes('NotFound') ? 404 : 503), body: r.stderr };
+      // What `kubectl get --raw /api/v1/namespaces/<ns>/services/<svc>:dashboard/proxy<path>` asks for.
+      const r = await read(`/api/v1/namespaces/${namespace}/services/${service}:dashboard/proxy${path}`).catch((error: unknown) => ({ status: 503, text: String(error) }));
+      return { status: r.status, body: r.text };
     },
     fault: async (fault, target) => { await faults[fault](target); },
-    close: async () => {},
+    close: async () => { await (await proxy)?.close(); },
   };
 }

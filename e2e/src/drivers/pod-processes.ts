@@ -1,6 +1,6 @@
-// A pod's processes on the sandbox's node, found without `kubectl exec`: the sandbox has no PID namespaces, so
-// `pkill -f` would reach every pod's Ray; a pod's own processes are the ones in its network namespace, i.e.
-// those whose /proc/<pid>/net/fib_trie lists the pod's IP as a local address. Used for real-Ray faults.
+// A pod's processes on the sandbox's node, found from the host without `kubectl exec` (whose PID namespace
+// would show only one container's): a pod's own processes are the ones in its network namespace, i.e. those
+// whose /proc/<pid>/net/fib_trie lists the pod's IP as a local address. Used for real-Ray faults.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const read = (path: string): string | undefined => {

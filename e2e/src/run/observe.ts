@@ -65,14 +65,17 @@ function lastStep(logs: string): { step: number; of: number } {
 }
 
 export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now): Promise<Observation> {
-  const rayJob = await driver.get('rayjobs', namespace, name);
+  // One round of reads at once (each scenario has its namespace to itself): through kubectl every read is a
+  // process that takes a while on a loaded machine, so a look must not be a chain of them.
+  const [rayJob, clusters, pods] = await Promise.all([
+    driver.get('rayjobs', namespace, name),
+    driver.list('rayclusters', namespace),
+    driver.list('pods', namespace),
+  ]);
   const status = (rayJob?.status ?? {}) as Record<string, unknown>;
   const clusterName = str(status.rayClusterName);
   const mode = str((rayJob?.spec ?? {}).submissionMode) || 'K8sJobMode';
-  const [cluster, pods] = await Promise.all([
-    clusterName === '' ? undefined : driver.get('rayclusters', namespace, clusterName),
-    driver.list('pods', namespace),
-  ]);
+  const cluster = clusters.find((c) => clusterName !== '' && c.metadata.name === clusterName);
   const ofCluster = pods.filter((p) => clusterName !== '' && p.metadata.labels?.['ray.io/cluster'] === clusterName);
   const head = ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head' && !p.metadata.deletionTimestamp)
     ?? ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head');
@@ -114,30 +117,31 @@ export async function observe(driver: Driver, namespace: string, name: string, s
 
   if (cluster && head && (head.status as PodStatus | undefined)?.phase === 'Running') {
     const service = `${clusterName}-head-svc`;
-    const list = await driver.dashboard(namespace, service, '/api/jobs/');
+    const jobPath = `/api/jobs/${encodeURIComponent(observation.jobId)}`;
+    const [list, job, logs] = await Promise.all([
+      driver.dashboard(namespace, service, '/api/jobs/'),
+      observation.jobId === '' ? undefined : driver.dashboard(namespace, service, jobPath),
+      observation.jobId === '' ? undefined : driver.dashboard(namespace, service, `${jobPath}/logs`),
+    ]);
     if (list?.status === 200) {
       try {
         const jobs = JSON.parse(list.body) as unknown[];
         observation.submissions = jobs.length;
       } catch { /* a non-JSON answer is no answer */ }
     }
-    if (observation.jobId !== '') {
-      const job = await driver.dashboard(namespace, service, `/api/jobs/${encodeURIComponent(observation.jobId)}`);
-      if (job?.status === 404) observation.rayJobNotFound = true;
-      if (job?.status === 200) {
-        try {
-          observation.rayStatus = str((JSON.parse(job.body) as { status?: unknown }).status);
-        } catch { /* ignore */ }
-      }
-      const logs = await driver.dashboard(namespace, service, `/api/jobs/${encodeURIComponent(observation.jobId)}/logs`);
-      if (logs?.status === 200) {
-        try {
-          observation.logs = str((JSON.parse(logs.body) as { logs?: unknown }).logs);
-          const { step, of } = lastStep(observation.logs);
-          observation.progress = step;
-          observation.progressOf = of;
-        } catch { /* ignore */ }
-      }
+    if (job?.status === 404) observation.rayJobNotFound = true;
+    if (job?.status === 200) {
+      try {
+        observation.rayStatus = str((JSON.parse(job.body) as { status?: unknown }).status);
+      } catch { /* ignore */ }
+    }
+    if (logs?.status === 200) {
+      try {
+        observation.logs = str((JSON.parse(logs.body) as { logs?: unknown }).logs);
+        const { step, of } = lastStep(observation.logs);
+        observation.progress = step;
+        observation.progressOf = of;
+      } catch { /* ignore */ }
     }
   }
   return observation;

@@ -27,8 +27,11 @@ function rayContainer(name: string) {
   };
 }
 
-/** Where a scenario's state that must outlive a cluster is kept on the node (per RayJob). */
-export const stateHostDir = '/tmp/rayjob-e2e-state';
+/**
+ * Where a scenario's state that must outlive a cluster is kept on the node (per RayJob). One folder per test
+ * process: suites on the same machine (and their clean-up) never share or delete each other's counters.
+ */
+export const stateHostDir = `/tmp/rayjob-e2e-state/${process.pid}`;
 
 function headPodSpec(namespace: string, name: string, shape: RayJobShape): Record<string, unknown> {
   const container: Record<string, unknown> = { ...rayContainer('ray-head'), ports: [{ containerPort: 8265, name: 'dashboard' }] };
