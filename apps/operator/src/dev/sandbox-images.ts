@@ -1,16 +1,12 @@
 // Dev and test only (never in the bundle): how the sandbox's kubelet runs the images a RayJob names.
 // Ray images run the Ray emulator (or a real Ray installation), our submitter image runs the submitter's source.
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
-import { rayEmulatorImage, realRayImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
+import { findRealRayBin, rayEmulatorImage, realRayImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
 export const repoPath = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 
 export const RAY_CRDS = [repoPath('packages/core/crds/ray.io_rayjobs.yaml'), repoPath('packages/core/crds/ray.io_rayclusters.yaml')];
-
-/** Where tools/ray/provision.sh puts the real-Ray tier. */
-export const REAL_RAY_BIN = '/opt/rayjob-ray-venv/bin';
 
 /** Our submitter image: `/submitter ...` runs apps/submitter-sidecar's source with this Node. */
 export function submitterImage(): ImageProgram {
@@ -28,7 +24,9 @@ function repository(image: string): string {
 
 /** Ray images -> the emulator (or real Ray when asked and provisioned); the submitter image(s) -> our submitter. */
 export function sandboxImages(options: { realRay?: boolean; submitterImages?: string[] } = {}): ImageCatalog {
-  const ray = options.realRay && existsSync(`${REAL_RAY_BIN}/ray`) ? realRayImage({ rayBin: REAL_RAY_BIN }) : rayEmulatorImage({ emulatorCli: repoPath('packages/ray-emulator/src/cli.ts') });
+  // The real-Ray tier where provisioned ($RAYJOB_REAL_RAY_BIN, $RAYJOB_RAY_VENV or /opt/rayjob-ray-venv).
+  const rayBin = options.realRay ? findRealRayBin() : undefined;
+  const ray = rayBin !== undefined ? realRayImage({ rayBin }) : rayEmulatorImage({ emulatorCli: repoPath('packages/ray-emulator/src/cli.ts') });
   const catalog: ImageCatalog = { 'rayproject/ray': ray, 'rayproject/ray-ml': ray, 'quay.io/kuberay/ray': ray };
   for (const image of options.submitterImages ?? [DEFAULT_SUBMITTER_IMAGE]) catalog[repository(image)] = submitterImage();
   return catalog;

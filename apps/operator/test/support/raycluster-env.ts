@@ -28,13 +28,17 @@ export interface RayClusterEnvOptions {
   withRayJobs?: boolean;
   extraImages?: Record<string, ImageProgram>;
   argv?: string[];
+  /** Ray images run the provisioned real Ray (tools/ray/provision.sh) instead of the emulator. */
+  realRay?: boolean;
 }
 
 export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Promise<RayClusterEnv> {
   const sandbox = await startSandbox({
     crds: RAY_CRDS,
-    images: { ...sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), ...(options.extraImages ?? {}) },
-    node: { timing: { probeTimeScale: 0.2 } },
+    images: { ...sandboxImages({ submitterImages: [SUBMITTER_IMAGE], ...(options.realRay && { realRay: true }) }), ...(options.extraImages ?? {}) },
+    // Real Ray keeps KubeRay's probe timing: a head whose agent takes minutes on a loaded machine would otherwise
+    // be killed by a scaled-down liveness probe (30 s + 120 x 5 s becomes ~2 minutes at 0.2) before it ever serves.
+    node: { timing: { probeTimeScale: options.realRay ? 1 : 0.2 } },
   });
   const loaded = loadConfig(
     ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE, '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
