@@ -48,6 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.allSettled(results.values());
+  await kubectl?.close();
   await sandbox?.close();
   rmSync(stateHostDir, { recursive: true, force: true });
 });
