@@ -11,6 +11,8 @@ import { clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, wa
 const rayBin = findRealRayBin();
 // Opt-in: on a loaded 2-core machine a real head can take minutes and restarts (Ray's client server gives the raylet
 // a fixed 30 s to register, then `ray start --block` takes the whole head down), more than a CI run should spend.
+// Measured (nice 10): at load ~10 the suite took 66 s (ready 37 s, no restarts; ~29 CPU-seconds of Ray processes in
+// all); at load 20-45 the head restarted twice and ready took over 200 s.
 const optedIn = process.env.RAYJOB_REAL_RAY_CLUSTER === '1';
 const skipReason =
   rayBin === undefined
