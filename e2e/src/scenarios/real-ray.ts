@@ -4,8 +4,13 @@
 import type { Scenario, Step } from '../scenario/types.ts';
 import { scenarioById } from './index.ts';
 
-/** The cases the seed's manual tests come from (C6 and C7 join once they pass on real Ray here). */
-export const realRaySeedCases = ['C1', 'C2'] as const;
+/**
+ * The cases the seed's manual tests come from. C7 (DashboardAgent killed) is left out: on real Ray 2.58 the
+ * raylet fate-shares with the agent and `ray start --block` then takes the whole head down, so the container
+ * restarts with a fresh GCS and the run ends Failed/AppFailed with jobStatus RUNNING — not the emulator's
+ * frozen-RUNNING head (observed 2026-12-03; the emulator's C7 needs reconciling with this before it joins).
+ */
+export const realRaySeedCases = ['C1', 'C2', 'C6'] as const;
 
 /** Extra seconds per wait: a head start (or restart) on a loaded machine. */
 const headStartSeconds = 240;
