@@ -9,43 +9,61 @@ import { createNodeTables } from '../src/controllers/rayjob/node-tables.ts';
 import type { ObjectView } from '../src/controllers/rayjob/object-view.ts';
 import { createRayJobReconciler } from '../src/controllers/rayjob/reconcile.ts';
 
+function setup() {
+  const rayJob = {
+    apiVersion: 'ray.io/v1', kind: 'RayJob',
+    metadata: { name: 'made', namespace: 'default', uid: 'uid-made', resourceVersion: '5', generation: 1, finalizers: ['ray.io/rayjob-finalizer'] },
+    spec: { entrypoint: 'echo hi', rayClusterSpec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0' }] } } } } },
+    status: { jobId: 'made-abcde', rayClusterName: 'made-xyz12', jobDeploymentStatus: 'Initializing', startTime: '2026-12-03T10:00:00Z', observedGeneration: 1 },
+  } as unknown as RayJob;
+  const stored = new Map<string, KubernetesObject>();
+  const posts: string[] = [];
+  const writer = {
+    create: (obj: KubernetesObject) => {
+      const key = `${obj.kind}/${obj.metadata.name}`;
+      posts.push(key);
+      if (stored.has(key)) return Promise.resolve({ ok: false, code: 409, reason: 'AlreadyExists', message: 'exists' });
+      stored.set(key, obj);
+      return Promise.resolve({ ok: true, value: obj });
+    },
+    read: (ref: { kind: string; name: string }) => Promise.resolve({ ok: true, value: stored.get(`${ref.kind}/${ref.name}`) }),
+    replaceRayJobStatus: (next: RayJob) => Promise.resolve({ ok: true, value: next }),
+    recordEvent: () => Promise.resolve(),
+  } as unknown as KubeWriter;
+  // What the informer shows: by default it lags and never shows the cluster.
+  const cache = { cluster: undefined as RayCluster | undefined };
+  const view: ObjectView = {
+    rayJob: () => rayJob,
+    rayCluster: () => cache.cluster,
+    service: () => undefined as Service | undefined,
+    job: () => undefined as K8sJob | undefined,
+    pods: () => [] as Pod[],
+  };
+  const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => false, stopAll: () => Promise.resolve() };
+  const reconciler = createRayJobReconciler({
+    view, writer, followers, nodeTables: createNodeTables(), dashboards: {} as DashboardClients,
+    settings: defaultDecisionSettings, runningPollSeconds: 60, log: { info: () => undefined, error: () => undefined },
+  });
+  return { reconciler, posts, stored, cache };
+}
+
 describe('creates the cache has not caught up with', () => {
   it('a RayCluster created by the last reconcile is not created again while the informer has not shown it', async () => {
-    const rayJob = {
-      apiVersion: 'ray.io/v1', kind: 'RayJob',
-      metadata: { name: 'made', namespace: 'default', uid: 'uid-made', resourceVersion: '5', generation: 1, finalizers: ['ray.io/rayjob-finalizer'] },
-      spec: { entrypoint: 'echo hi', rayClusterSpec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0' }] } } } } },
-      status: { jobId: 'made-abcde', rayClusterName: 'made-xyz12', jobDeploymentStatus: 'Initializing', startTime: '2026-12-03T10:00:00Z', observedGeneration: 1 },
-    } as unknown as RayJob;
-    const stored = new Map<string, KubernetesObject>();
-    const posts: string[] = [];
-    const writer = {
-      create: (obj: KubernetesObject) => {
-        const key = `${obj.kind}/${obj.metadata.name}`;
-        posts.push(key);
-        if (stored.has(key)) return Promise.resolve({ ok: false, code: 409, reason: 'AlreadyExists', message: 'exists' });
-        stored.set(key, obj);
-        return Promise.resolve({ ok: true, value: obj });
-      },
-      read: (ref: { kind: string; name: string }) => Promise.resolve({ ok: true, value: stored.get(`${ref.kind}/${ref.name}`) }),
-      replaceRayJobStatus: (next: RayJob) => Promise.resolve({ ok: true, value: next }),
-      recordEvent: () => Promise.resolve(),
-    } as unknown as KubeWriter;
-    // The informer lags: its cache never shows the cluster during this test.
-    const view: ObjectView = {
-      rayJob: () => rayJob,
-      rayCluster: () => undefined as RayCluster | undefined,
-      service: () => undefined as Service | undefined,
-      job: () => undefined as K8sJob | undefined,
-      pods: () => [] as Pod[],
-    };
-    const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => false, stopAll: () => Promise.resolve() };
-    const reconciler = createRayJobReconciler({
-      view, writer, followers, nodeTables: createNodeTables(), dashboards: {} as DashboardClients,
-      settings: defaultDecisionSettings, runningPollSeconds: 60, log: { info: () => undefined, error: () => undefined },
-    });
+    const { reconciler, posts } = setup();
     expect(await reconciler.reconcile('default', 'made')).toMatchObject({ kind: 'done' });
     expect(await reconciler.reconcile('default', 'made')).toMatchObject({ kind: 'done' });
     expect(posts).toEqual(['RayCluster/made-xyz12']);
+  });
+
+  it('once the informer has shown it, a RayCluster someone else deleted is created again at once (no wait for the expectation to expire)', async () => {
+    const { reconciler, posts, stored, cache } = setup();
+    await reconciler.reconcile('default', 'made');
+    cache.cluster = stored.get('RayCluster/made-xyz12') as unknown as RayCluster;
+    await reconciler.reconcile('default', 'made');
+    // Deleted behind the operator's back (kubectl delete): the store and the cache lose it.
+    stored.delete('RayCluster/made-xyz12');
+    cache.cluster = undefined;
+    await reconciler.reconcile('default', 'made');
+    expect(posts).toEqual(['RayCluster/made-xyz12', 'RayCluster/made-xyz12']);
   });
 });

@@ -24,6 +24,11 @@ export interface RecentCreates {
   add(key: string): void;
   /** Deleted by us: the next create of this object is sent at once (a retry's new attempt). */
   forget(ref: ObjectRef): void;
+  /**
+   * The cache shows the object: its create is no longer pending. Should it disappear later, someone deleted it
+   * (C19: a submitter Job deleted mid-run), and the next pass creates it again at once rather than after the TTL.
+   */
+  observed(kind: string, namespace: string, name: string): void;
 }
 
 const createKey = (ref: ObjectRef, ownerUid: string | undefined): string => `${ref.kind}/${ref.namespace}/${ref.name}/${ownerUid ?? ''}`;
@@ -41,6 +46,10 @@ export function createRecentCreates(ttlMs = 10_000, now: () => number = Date.now
     },
     forget(ref) {
       const prefix = createKey(ref, '');
+      for (const k of until.keys()) if (k.startsWith(prefix)) until.delete(k);
+    },
+    observed(kind, namespace, name) {
+      const prefix = `${kind}/${namespace}/${name}/`;
       for (const k of until.keys()) if (k.startsWith(prefix)) until.delete(k);
     },
   };

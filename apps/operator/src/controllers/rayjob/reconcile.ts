@@ -91,6 +91,9 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     const rayJob = parsed.rayJob;
     const memory = memories.get(uid) ?? {};
     const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings, tailOpen: deps.followers.isFollowing(key) }, now(), random);
+    for (const [kind, seen] of [['RayCluster', input.cluster], ['Job', input.submitterJob], ['Service', input.clusterHeadService], ['Service', input.rayJobHeadService]] as const) {
+      if (seen?.metadata.name) creates.observed(kind, namespace, seen.metadata.name);
+    }
     const decision = decide(input);
     const status = decision.status;
     const fields = { RayJob: key, JobStatus: status.jobStatus ?? '', JobDeploymentStatus: status.jobDeploymentStatus ?? '', SubmissionMode: rayJob.spec.submissionMode ?? 'K8sJobMode' };
