@@ -70,11 +70,11 @@ describe('watch', () => {
 
   it('closes the stream after timeoutSeconds', async () => {
     const started = Date.now();
-    const { status } = await readWatch(h.server, '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=' + h.server.store.currentRv(), () => false, 5000);
+    const { status } = await readWatch(h.server, '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&resourceVersion=' + h.server.store.currentRv(), () => false, 15_000);
     expect(status).toBe(200);
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(900);
-    expect(took).toBeLessThan(4000);
+    expect(took).toBeLessThan(10_000); // closed by the server, well before the reader's own 15 s bound
   });
 
   it('streams Table rows when kubectl-style Table output is asked for', async () => {

