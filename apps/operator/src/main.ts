@@ -11,7 +11,11 @@ if (loaded.ok === false) {
   process.stderr.write(`rayjob-operator: ${loaded.message}\nRun with --help for usage.\n`);
   process.exit(2);
 }
-const operator = await startOperator({ config: loaded.config });
+const operator = await startOperator({
+  config: loaded.config,
+  // As controller-runtime: a replica that lost the lease exits, and its pod restarts as a follower.
+  onLeadershipLost: () => process.exit(1),
+});
 let stopping = false;
 const stop = (signal: string): void => {
   if (stopping) return;

@@ -1,19 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
-import {
-  createKubeClient,
-  createLeaderElector,
-  createLogger,
-  createRuntimeMetrics,
-  startProbeServer,
-  type Check,
-  type ElectionEnd,
-  type KubeClient,
-  type LeaderElector,
-  type Logger,
-  type ProbeServer,
-} from '@rayjob/kube-runtime';
+import { createKubeClient, createLogger, createManager, type KubeClient, type Logger, type ManagerExit } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
@@ -55,101 +43,71 @@ function serviceAccountAuthorization(): string | undefined {
   return existsSync(SERVICE_ACCOUNT_TOKEN) ? `Bearer ${readFileSync(SERVICE_ACCOUNT_TOKEN, 'utf8').trim()}` : undefined;
 }
 
-/** Starts the informers and controllers of one operator replica. */
+/**
+ * Starts one operator replica on kube-runtime's manager: it owns the shared informers, the Lease election, the
+ * /metrics and /healthz /readyz servers and the shutdown; every registered controller adds its work queue to it.
+ * Resolves once the servers are bound and the informers started.
+ */
 export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const client = await createKubeClient(config.kubeconfig ? { kubeconfigPath: config.kubeconfig } : { fromDefault: true }, { userAgent: 'rayjob-operator' });
   const identity = options.identity ?? `${hostname()}_${process.pid}`;
-  const informers = createSharedInformers(client, config.watchNamespaces, logger);
+  // controller-runtime's endpoints: /metrics on --metrics-addr, /healthz and /readyz on --health-probe-bind-address
+  // (ready once every informer has listed, a follower too: it must be able to take over warm).
+  const manager = createManager({
+    client,
+    logger,
+    metricsBindAddress: config.metricsAddr,
+    healthProbeBindAddress: config.probeAddr,
+    ...(config.enableLeaderElection && {
+      leaderElection: { id: config.leaderElectionId, namespace: leaseNamespace(config.leaderElectionNamespace), identity, ...options.leaderElection },
+    }),
+  });
+  const informers = createSharedInformers(manager, config.watchNamespaces);
   const dashboardRoute = {
     useKubernetesProxy: config.useKubernetesProxy,
     ...(config.useKubernetesProxy && { apiServer: { url: client.server, authorization: serviceAccountAuthorization() } }),
     ...(options.dashboardLookup && { lookup: options.dashboardLookup }),
   };
-  const metrics = createRuntimeMetrics();
   const started: Record<string, StartedController> = {};
   for (const registration of options.controllers ?? registered) {
-    started[registration.name] = registration.setup({ config, client, informers, logger, dashboardRoute, identity, metrics });
+    const controller = registration.setup({ config, client, manager, informers, logger, dashboardRoute, identity });
+    started[registration.name] = controller;
+    // After the workers stopped and the lease was released: close dashboards and log tails, write queued events.
+    manager.addShutdownHook(() => controller.close());
   }
-  // controller-runtime's endpoints: /metrics on --metrics-addr, /healthz and /readyz on --health-probe-bind-address.
-  const servers: ProbeServer[] = [];
-  const addresses: { metrics?: string; probes?: string } = {};
-  if (config.metricsAddr !== '0') {
-    const server = await startProbeServer(config.metricsAddr, { metrics: metrics.registry });
-    servers.push(server);
-    addresses.metrics = server.address;
+  const exit: Promise<ManagerExit> = manager.start();
+  try {
+    await manager.started();
+  } catch (error) {
+    await client.close();
+    throw error;
   }
-  if (config.probeAddr !== '0') {
-    const healthz = new Map<string, Check>([['ping', () => true]]);
-    // Ready once every informer has listed (a follower too: it must be able to take over warm).
-    const readyz = new Map<string, Check>([['ping', () => true], ['informers-synced', () => informers.allSynced()]]);
-    const server = await startProbeServer(config.probeAddr, { healthz, readyz });
-    servers.push(server);
-    addresses.probes = server.address;
-  }
-  const stopping = new AbortController();
-  const killed = new AbortController();
-  const informersDone = informers.run(AbortSignal.any([stopping.signal, killed.signal]));
-  let running: Array<Promise<void>> = [];
-  const startControllers = (signal: AbortSignal): void => {
-    running = Object.values(started).map((c) => c.run(signal));
-  };
-  let elector: LeaderElector | undefined;
-  let election: Promise<ElectionEnd> | undefined;
-  if (config.enableLeaderElection) {
-    elector = createLeaderElector({
-      client,
-      namespace: leaseNamespace(config.leaderElectionNamespace),
-      name: config.leaderElectionId,
-      identity,
-      logger,
-      ...options.leaderElection,
-      onLeaderChange: metrics.leaderElection(config.leaderElectionId),
-      // A killed replica leaves its lease behind: the others must wait it out (read when the election ends).
-      get releaseOnCancel() {
-        return !killed.signal.aborted;
-      },
-      onStartedLeading: (leading) => startControllers(AbortSignal.any([leading, killed.signal])),
-      onStoppedLeading: async () => {
-        await Promise.allSettled(running);
-      },
-    });
-    election = elector.run(AbortSignal.any([stopping.signal, killed.signal]));
-    void election.then((end) => {
-      if (end === 'lost') {
-        logger.error({ identity }, 'Leader election lost');
-        options.onLeadershipLost?.();
-      }
-    });
-  } else {
-    startControllers(AbortSignal.any([stopping.signal, killed.signal]));
-  }
+  void exit.then(
+    (how) => {
+      if (how !== 'leader-election-lost') return;
+      logger.error({ identity }, 'Leader election lost');
+      options.onLeadershipLost?.();
+    },
+    (error: unknown) => logger.error({ err: error }, 'operator manager failed'),
+  );
   logger.info({ identity, controllers: Object.keys(started), watchNamespaces: config.watchNamespaces, managedBy: config.managedBy, leaderElection: config.enableLeaderElection }, 'Operator started');
   for (const gate of config.gatesWithoutEffect) logger.info({ gate }, 'Feature gate accepted; it has no effect on this operator');
 
-  let stopped: Promise<void> | undefined;
-  const shutdown = (how: AbortController): Promise<void> => {
-    stopped ??= (async () => {
-      how.abort();
-      await election;
-      await Promise.allSettled(running);
-      await Promise.allSettled(Object.values(started).map((c) => c.close()));
-      stopping.abort();
-      await informersDone;
-      await Promise.allSettled(servers.map((server) => server.close()));
-      await client.close();
-    })();
-    return stopped;
+  let closed: Promise<void> | undefined;
+  const shutdown = (how: () => Promise<void>): Promise<void> => {
+    closed ??= how().then(() => client.close());
+    return closed;
   };
   return {
     client,
     controllers: started,
     identity,
-    addresses,
-    isLeader: () => (elector ? elector.isLeader() : !stopping.signal.aborted),
-    stop: () => shutdown(stopping),
-    kill: () => shutdown(killed),
+    addresses: manager.addresses(),
+    isLeader: () => manager.isLeader(),
+    stop: () => shutdown(() => manager.stop()),
+    kill: () => shutdown(() => manager.kill()),
   };
 }
 

@@ -126,6 +126,32 @@ describe('manager', () => {
     expect(b.manager.isLeader()).toBe(true);
   });
 
+  it('kill() stops at once and leaves the lease held: the other replica leads only after the lease duration', async () => {
+    await cluster.direct.create(resources.configmaps, configMap('crash'));
+    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await eventually(() => a.reconciled.includes('default/crash'));
+    const b = run(cluster.direct, { election: true, identity: 'b' });
+    await b.manager.started();
+    const killedAt = Date.now();
+    await a.manager.kill();
+    expect(await a.exit).toBe('stopped');
+    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // not released
+    await eventually(() => b.reconciled.includes('default/crash'), 10_000, 'b to take over');
+    // b judges the lease by its own clock from when it last saw it change: at least a lease duration later.
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(leaderElection.leaseDurationMs - leaderElection.retryPeriodMs);
+  });
+
+  it('stop() releases the lease: the other replica leads without waiting out the duration', async () => {
+    await cluster.direct.create(resources.configmaps, configMap('handover'));
+    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await eventually(() => a.reconciled.includes('default/handover'));
+    await a.manager.stop();
+    expect(await a.exit).toBe('stopped');
+    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    expect(lease.ok && lease.value.spec.holderIdentity).toBe('');
+  });
+
   it('on SIGTERM finishes the in-flight reconcile, then releases the lease', async () => {
     let release!: () => void;
     let finished = false;

@@ -1,15 +1,14 @@
 // Bench-only child process (forked by scale.ts) so its RSS is the operator's alone:
 //   operator-process.ts operator <kubeconfig> <dashboard-ip>  -> the operator (every controller), every
 //       cluster name resolving to <dashboard-ip> (one Ray emulator answers for every cluster), /metrics served;
-//   operator-process.ts informers <kubeconfig>                -> the anchor: the same shared informers
-//       (RayJobs, RayClusters, Jobs and pods created by KubeRay's label, Services) and nothing else.
+//   operator-process.ts informers <kubeconfig>                -> the anchor: a kube-runtime manager with the
+//       same shared informers (RayJobs, RayClusters, Jobs and pods created by KubeRay's label, Services), no controllers.
 // IPC: sends { type: 'ready', metrics? }; answers 'stats' with { rss, heapUsed, synced }; exits on 'stop'.
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { createKubeClient, createLogger, resources } from '@rayjob/kube-runtime';
+import { createKubeClient, createLogger, createManager, resources } from '@rayjob/kube-runtime';
 import { loadConfig } from '../../src/config/config.ts';
 import { CREATED_BY_SELECTOR } from '../../src/controllers/rayjob/controller.ts';
 import { startOperator } from '../../src/operator.ts';
-import { createSharedInformers } from '../../src/runtime/shared-informers.ts';
 
 const [role, kubeconfig, dashboardIP = '127.0.0.1'] = process.argv.slice(2);
 if (!kubeconfig || (role !== 'operator' && role !== 'informers')) throw new Error('usage: operator-process.ts operator|informers <kubeconfig> [dashboard-ip]');
@@ -31,20 +30,21 @@ if (role === 'operator') {
   send({ type: 'ready', metrics: operator.addresses.metrics });
 } else {
   const client = await createKubeClient({ kubeconfigPath: kubeconfig }, { userAgent: 'bench-informers' });
-  const informers = createSharedInformers(client, [], logger);
-  informers.get(resources.rayJobs);
-  informers.get(resources.rayClusters);
-  informers.get(resources.jobs, CREATED_BY_SELECTOR);
-  informers.get(resources.pods, CREATED_BY_SELECTOR);
-  informers.get(resources.services);
-  const abort = new AbortController();
-  const done = informers.run(abort.signal);
+  const manager = createManager({ client, logger });
+  const informers = [
+    manager.informer(resources.rayJobs),
+    manager.informer(resources.rayClusters),
+    manager.informer(resources.jobs, { labelSelector: CREATED_BY_SELECTOR }),
+    manager.informer(resources.pods, { labelSelector: CREATED_BY_SELECTOR }),
+    manager.informer(resources.services),
+  ];
+  void manager.start();
+  await manager.started();
   stop = async () => {
-    abort.abort();
-    await done;
+    await manager.stop();
     await client.close();
   };
-  synced = () => informers.allSynced();
+  synced = () => informers.every((i) => i.hasSynced());
   send({ type: 'ready' });
 }
 // The bench died: never outlive it.

@@ -1,4 +1,4 @@
-import type { KubeClient, Logger, RuntimeMetrics } from '@rayjob/kube-runtime';
+import type { KubeClient, Logger, Manager } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from '../config/config.ts';
 import type { SharedInformers } from '../runtime/shared-informers.ts';
 import type { DashboardRoute } from './rayjob/dashboards.ts';
@@ -7,30 +7,29 @@ import type { DashboardRoute } from './rayjob/dashboards.ts';
 export interface ControllerContext {
   config: OperatorConfig;
   client: KubeClient;
+  /**
+   * The operator's kube-runtime manager: `manager.addController` registers the controller's work queue and
+   * workers (run only while this replica leads, with controller-runtime's metric series under its name);
+   * KubeRay's kuberay_* series register on `manager.metrics.registry` when config.enableMetrics is on.
+   */
+  manager: Manager;
+  /** The manager's shared informers, one per watched namespace. */
   informers: SharedInformers;
   logger: Logger;
   /** How Ray dashboards are reached (direct DNS name, or the API server's service proxy). */
   dashboardRoute: DashboardRoute;
   /** This replica's identity (the Lease holder and events' reportingInstance). */
   identity: string;
-  /**
-   * The operator's metrics registry (served on --metrics-addr): pass `metrics.controller(name, concurrency)` and
-   * `metrics.queue(name, ...)` to createController for controller-runtime's series; KubeRay's kuberay_* series
-   * register on `metrics.registry` when config.enableMetrics is on.
-   */
-  metrics: RuntimeMetrics;
 }
 
 export interface StartedController {
-  /** Runs the workers until `signal` aborts (shutdown or lost lease); resolves after in-flight reconciles end. */
-  run(signal: AbortSignal): Promise<void>;
-  /** Releases what the controller holds outside the API server (dashboard connections, log tails). */
+  /** Releases what the controller holds outside the API server (dashboard connections, log tails, queued events). */
   close(): Promise<void>;
 }
 
 /**
- * One controller of the operator (KubeRay's RayCluster, RayJob, ...). `setup` registers its informers and
- * handlers with the shared runtime; main then starts the informers and, once this replica leads, `run`.
+ * One controller of the operator (KubeRay's RayCluster, RayJob, ...). `setup` registers its informers, handlers
+ * and controller with the manager; the manager starts the informers and, once this replica leads, the workers.
  */
 export interface ControllerRegistration {
   /** KubeRay's controller name, used in logs and controller_runtime_* metric labels (e.g. "rayjob"). */

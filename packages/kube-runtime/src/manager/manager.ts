@@ -2,7 +2,8 @@
 // namespace and selector, running on every replica so a new leader starts warm), controllers started only
 // while this replica holds the Lease, /healthz /readyz /metrics, event recorders and status writers, and a
 // graceful stop on SIGTERM: stop taking work, let in-flight reconciles finish (bounded), release the lease,
-// then stop informers and servers.
+// run the shutdown hooks, then stop informers and servers. kill() is a crash for tests: the same stop, but the
+// lease is left behind, so another replica leads only once it has expired.
 import { systemClock, type Clock } from '../clock.ts';
 import type { ResourceType } from '../client/resources.ts';
 import type { KubeClient } from '../client/rest-client.ts';
@@ -72,8 +73,16 @@ export interface Manager {
   isLeader(): boolean;
   /** Addresses actually bound (after start), for tests and logs. */
   addresses(): { metrics?: string; probes?: string };
-  /** Runs until `signal` aborts (or a shutdown signal, or leadership is lost). */
+  /** Called on the way out, after the controllers stopped and the lease was released, before informers stop. */
+  addShutdownHook(hook: () => Promise<void>): void;
+  /** Runs until `signal` aborts (or stop(), kill(), a shutdown signal, or leadership is lost). */
   start(signal?: AbortSignal): Promise<ManagerExit>;
+  /** Resolves once start() has bound its servers and started the informers; rejects if that failed. */
+  started(): Promise<void>;
+  /** Graceful stop: stop taking work, finish in-flight reconciles (bounded), release the lease; resolves when start() has returned. */
+  stop(): Promise<void>;
+  /** What a crashed replica leaves behind, for tests: stop at once without releasing the lease. */
+  kill(): Promise<void>;
 }
 
 export function createManager(options: ManagerOptions): Manager {
@@ -89,6 +98,13 @@ export function createManager(options: ManagerOptions): Manager {
   const bound: { metrics?: string; probes?: string } = {};
   const informerStop = new AbortController();
   const informerRuns: Array<Promise<void>> = [];
+  const hooks: Array<() => Promise<void>> = [];
+  const shutdown = new AbortController();
+  let killed = false;
+  let run: Promise<ManagerExit> | undefined;
+  let markStarted!: (error?: unknown) => void;
+  const startedOnce = new Promise<void>((resolve, reject) => (markStarted = (error) => (error === undefined ? resolve() : reject(error))));
+  startedOnce.catch(() => undefined); // start() reports the same error to its caller
   let started = false;
   let elector: LeaderElector | undefined;
   let leading = options.leaderElection === undefined;
@@ -143,61 +159,85 @@ export function createManager(options: ManagerOptions): Manager {
     addReadyzCheck: (name, check) => void readyz.set(name, check),
     isLeader: () => leading,
     addresses: () => ({ ...bound }),
-    start: async (signal) => {
+    addShutdownHook: (hook) => void hooks.push(hook),
+    started: () => startedOnce,
+    stop: async () => {
+      shutdown.abort();
+      await run?.catch(() => undefined);
+    },
+    kill: async () => {
+      killed = true;
+      shutdown.abort();
+      await run?.catch(() => undefined);
+    },
+    start: (signal) => {
       if (started) throw new Error('manager: start() called twice');
       started = true;
-      const shutdown = new AbortController();
-      if (signal?.aborted) shutdown.abort();
-      else signal?.addEventListener('abort', () => shutdown.abort(), { once: true });
-      const removeSignals = options.handleSignals ? onShutdownSignals(() => shutdown.abort(), log) : () => undefined;
-      const servers: ProbeServer[] = [];
-      try {
-        if (options.metricsBindAddress !== undefined && options.metricsBindAddress !== '0') {
-          const s = await startProbeServer(options.metricsBindAddress, { metrics: metrics.registry });
-          servers.push(s);
-          bound.metrics = s.address;
-          log.info({ bindAddress: s.address }, 'Serving metrics server');
-        }
-        if (options.healthProbeBindAddress !== undefined && options.healthProbeBindAddress !== '0') {
-          const s = await startProbeServer(options.healthProbeBindAddress, { healthz, readyz });
-          servers.push(s);
-          bound.probes = s.address;
-          log.info({ bindAddress: s.address }, 'Starting health probe server');
-        }
-        for (const informer of informers.values()) runInformer(informer);
-        let exit: ManagerExit = 'stopped';
-        if (options.leaderElection) {
-          const le = options.leaderElection;
-          let runs: Promise<void> = Promise.resolve();
-          elector = createLeaderElector({
-            client: options.client, namespace: le.namespace, name: le.id, clock, logger: log,
-            ...(le.identity !== undefined && { identity: le.identity }),
-            ...(le.leaseDurationMs !== undefined && { leaseDurationMs: le.leaseDurationMs }),
-            ...(le.renewDeadlineMs !== undefined && { renewDeadlineMs: le.renewDeadlineMs }),
-            ...(le.retryPeriodMs !== undefined && { retryPeriodMs: le.retryPeriodMs }),
-            ...(le.releaseOnCancel !== undefined && { releaseOnCancel: le.releaseOnCancel }),
-            onLeaderChange: metrics.leaderElection(le.id),
-            onStartedLeading: (leadership) => {
-              leading = true;
-              leadership.addEventListener('abort', () => (leading = false), { once: true });
-              runs = runControllers(leadership);
-            },
-            onStoppedLeading: () => runs,
-          });
-          if ((await elector.run(shutdown.signal)) === 'lost') exit = 'leader-election-lost';
-          await runs;
-        } else {
-          await runControllers(shutdown.signal);
-        }
-        return exit;
-      } finally {
-        removeSignals();
-        informerStop.abort();
-        await Promise.all(informerRuns);
-        await Promise.all(recorders.map((r) => r.flush()));
-        await Promise.all(servers.map((s) => s.close()));
-        log.info('manager stopped');
-      }
+      run = runManager(signal);
+      return run;
     },
   };
+
+  async function runManager(signal: AbortSignal | undefined): Promise<ManagerExit> {
+    if (signal?.aborted) shutdown.abort();
+    else signal?.addEventListener('abort', () => shutdown.abort(), { once: true });
+    const removeSignals = options.handleSignals ? onShutdownSignals(() => shutdown.abort(), log) : () => undefined;
+    const servers: ProbeServer[] = [];
+    try {
+      if (options.metricsBindAddress !== undefined && options.metricsBindAddress !== '0') {
+        const s = await startProbeServer(options.metricsBindAddress, { metrics: metrics.registry });
+        servers.push(s);
+        bound.metrics = s.address;
+        log.info({ bindAddress: s.address }, 'Serving metrics server');
+      }
+      if (options.healthProbeBindAddress !== undefined && options.healthProbeBindAddress !== '0') {
+        const s = await startProbeServer(options.healthProbeBindAddress, { healthz, readyz });
+        servers.push(s);
+        bound.probes = s.address;
+        log.info({ bindAddress: s.address }, 'Starting health probe server');
+      }
+      for (const informer of informers.values()) runInformer(informer);
+      markStarted();
+      let exit: ManagerExit = 'stopped';
+      if (options.leaderElection) {
+        const le = options.leaderElection;
+        let runs: Promise<void> = Promise.resolve();
+        elector = createLeaderElector({
+          client: options.client, namespace: le.namespace, name: le.id, clock, logger: log,
+          ...(le.identity !== undefined && { identity: le.identity }),
+          ...(le.leaseDurationMs !== undefined && { leaseDurationMs: le.leaseDurationMs }),
+          ...(le.renewDeadlineMs !== undefined && { renewDeadlineMs: le.renewDeadlineMs }),
+          ...(le.retryPeriodMs !== undefined && { retryPeriodMs: le.retryPeriodMs }),
+          // Read when the election ends: a killed replica leaves its lease for the others to wait out.
+          get releaseOnCancel() {
+            return !killed && le.releaseOnCancel !== false;
+          },
+          onLeaderChange: metrics.leaderElection(le.id),
+          onStartedLeading: (leadership) => {
+            leading = true;
+            leadership.addEventListener('abort', () => (leading = false), { once: true });
+            runs = runControllers(leadership);
+          },
+          onStoppedLeading: () => runs,
+        });
+        if ((await elector.run(shutdown.signal)) === 'lost') exit = 'leader-election-lost';
+        await runs;
+      } else {
+        await runControllers(shutdown.signal);
+        leading = false;
+      }
+      return exit;
+    } catch (error) {
+      markStarted(error);
+      throw error;
+    } finally {
+      removeSignals();
+      await Promise.allSettled(hooks.map((hook) => hook()));
+      informerStop.abort();
+      await Promise.all(informerRuns);
+      await Promise.all(recorders.map((r) => r.flush()));
+      await Promise.all(servers.map((s) => s.close()));
+      log.info('manager stopped');
+    }
+  }
 }

@@ -10,7 +10,7 @@ import {
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { createController, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type RuntimeMetrics } from '@rayjob/kube-runtime';
+import { ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type Manager } from '@rayjob/kube-runtime';
 import { Registry } from 'prom-client';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
 import { createEventRecorder } from './events.ts';
@@ -18,13 +18,15 @@ import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';
 import { reconcileRayCluster, type ClusterCaches } from './reconcile.ts';
 
 /**
- * KubeRay's RayCluster controller on @rayjob/kube-runtime: informers on RayClusters, Ray Pods and Services,
- * one work queue keyed by cluster. A RayCluster event re-triggers only when its generation, labels or
+ * KubeRay's RayCluster controller on @rayjob/kube-runtime's manager: the manager's shared informers on
+ * RayClusters, Ray Pods and Services, one work queue keyed by cluster. A RayCluster event re-triggers only when its generation, labels or
  * annotations change (status writes do not); owned Pods and Services map to their cluster.
  */
 
 export interface RayClusterControllerOptions {
   client: KubeClient;
+  /** Runs the controller's workers (while leading) and owns the informers `informers` hands out. */
+  manager: Pick<Manager, 'addController' | 'metrics'>;
   informers: SharedInformers;
   settings?: RayClusterSettings;
   validation?: ValidationSettings;
@@ -34,8 +36,7 @@ export interface RayClusterControllerOptions {
   /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV; unset or invalid -> 300. */
   idleRequeueSeconds?: string | undefined;
   now?: () => Date;
-  /** controller-runtime's series for this controller, and the registry kuberay_cluster_* go to (--enable-metrics). */
-  runtimeMetrics?: RuntimeMetrics;
+  /** kuberay_cluster_* go to the manager's registry (served on --metrics-addr). */
   enableMetrics?: boolean;
 }
 
@@ -43,8 +44,7 @@ export interface RayClusterControllerHandle {
   metrics: RayClusterMetrics;
   /** The registry holding the kuberay_cluster_* series (the operator's with --enable-metrics, else a private one). */
   registry: Registry;
-  /** Runs the workers until `signal` aborts; resolves after in-flight reconciles end. */
-  run(signal: AbortSignal): Promise<void>;
+  /** Writes the events still queued. */
   close(): Promise<void>;
 }
 
@@ -71,15 +71,13 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     servicesByLabels: (ns, labels) => inNamespace<Service>(informers.forNamespace<KubeObject>(resources.services, ns)?.cache.byLabels(labels) ?? [], ns),
     service: (ns, name) => informers.forNamespace<KubeObject>(resources.services, ns)?.cache.getByName(ns, name) as Service | undefined,
   };
-  const registry = options.enableMetrics && options.runtimeMetrics ? options.runtimeMetrics.registry : new Registry();
+  const registry = options.enableMetrics ? options.manager.metrics.registry : new Registry();
   const parsedClusters = () =>
     clusters.flatMap((i) => i.cache.list()).flatMap((o) => {
       const parsed = RayClusterSchema.safeParse(o);
       return parsed.success ? [parsed.data as RayCluster] : [];
     });
   const metrics = createRayClusterMetrics(registry, parsedClusters);
-  const concurrency = options.concurrency ?? 1;
-  const holder: { queue?: { inFlightSince(): number[] } } = {};
   const expectations = new Map<string, ScaleExpectation[]>();
   const events = createEventRecorder(client, log, now);
   const deps = {
@@ -95,17 +93,11 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     randomBytes: (size: number) => new Uint8Array(randomBytes(size)),
     idleRequeueMs: parseIdleRequeueSeconds(options.idleRequeueSeconds) * 1000,
   };
-  const controller = createController({
+  const controller = options.manager.addController({
     name: 'raycluster',
-    concurrency,
-    logger: log,
-    ...(options.runtimeMetrics && {
-      metrics: options.runtimeMetrics.controller('raycluster', concurrency),
-      queueMetrics: options.runtimeMetrics.queue('raycluster', () => holder.queue?.inFlightSince() ?? []),
-    }),
+    concurrency: options.concurrency ?? 1,
     reconcile: async (request, ctx) => (ctx.signal.aborted ? undefined : reconcileRayCluster(request.namespace ?? '', request.name, deps, ctx.log)),
   });
-  holder.queue = controller.queue;
   const keyOf = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
   const changed = (a: KubeObject, b: KubeObject, field: 'labels' | 'annotations') => JSON.stringify(a.metadata[field] ?? {}) !== JSON.stringify(b.metadata[field] ?? {});
   // Watched like KubeRay: a status write (ours) does not re-trigger; spec, label and annotation changes do.
@@ -124,7 +116,6 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
   return {
     metrics,
     registry,
-    run: (signal) => controller.start(signal),
     // Events still queued are written before the operator exits (a SIGTERM drain keeps the last ones).
     close: () => events.flush(),
   };

@@ -6,10 +6,7 @@ export { setupRayClusterController, parseIdleRequeueSeconds, RAY_POD_SELECTOR } 
 export type { RayClusterControllerOptions, RayClusterControllerHandle } from './controller.ts';
 export { createRayClusterMetrics } from './metrics.ts';
 
-const idle = {
-  run: (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }))),
-  close: async () => {},
-};
+const idle = { close: async () => {} };
 
 /**
  * The RayCluster controller as the operator runs it; idle (no informers, no workers) with
@@ -22,6 +19,7 @@ export function rayClusterController(env: Record<string, string | undefined> = p
       if (!ctx.config.enableRayClusterController) return idle;
       return setupRayClusterController({
         client: ctx.client,
+        manager: ctx.manager,
         informers: ctx.informers,
         settings: rayClusterSettingsFromEnv(env),
         validation: { featureGates: ctx.config.settings.featureGates },
@@ -29,7 +27,6 @@ export function rayClusterController(env: Record<string, string | undefined> = p
         concurrency: ctx.config.reconcileConcurrency,
         logger: ctx.logger,
         idleRequeueSeconds: env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV,
-        runtimeMetrics: ctx.metrics,
         enableMetrics: ctx.config.enableMetrics,
       });
     },

@@ -1,5 +1,5 @@
 import type { K8sJob, Pod, RayCluster, RayJob, Service } from '@rayjob/core';
-import { createController, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
+import { objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
@@ -55,14 +55,9 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const nodeTables = createNodeTables();
   const log = ctx.logger.child({ controller: 'rayjob' });
 
-  const concurrency = config.reconcileConcurrency;
-  const holder: { queue?: { inFlightSince(): number[] } } = {};
-  const controller = createController({
+  const controller = ctx.manager.addController({
     name: 'rayjob',
-    concurrency,
-    logger: ctx.logger,
-    metrics: ctx.metrics.controller('rayjob', concurrency),
-    queueMetrics: ctx.metrics.queue('rayjob', () => holder.queue?.inFlightSince() ?? []),
+    concurrency: config.reconcileConcurrency,
     reconcile: async (request, rctx) => {
       const result = await reconciler.reconcile(request.namespace ?? 'default', request.name);
       if (rctx.signal.aborted) return;
@@ -76,8 +71,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
       }
     },
   });
-  holder.queue = controller.queue;
-  const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
+  const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
   const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
   const reconciler = createRayJobReconciler({
     view,
@@ -111,7 +105,6 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
     reconciler,
     followers,
     nodeTableRequests: () => nodeTables.requests,
-    run: (signal) => controller.start(signal),
     async close() {
       await followers.stopAll();
       await dashboards.close();
