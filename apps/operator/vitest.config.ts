@@ -1,14 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Files that run alone, after the others: real Ray heads are heavy (one at a time, never beside another file),
+// and leader election asserts a takeover within a wall-clock bound.
+const alone = ['test/raycluster-real-ray.test.ts', 'test/leader-election.test.ts'];
 
 export default defineConfig({
   root: import.meta.dirname,
   test: {
-    name: 'operator',
     environment: 'node',
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // Integration files each start a sandbox (API server, kubelet, pods as processes): one at a time on 2 cores.
-    fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'operator',
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...alone],
+          // Integration files each start a sandbox (API server, kubelet, pods as processes) and mostly wait on
+          // emulated jobs and timers: two at a time keeps 2 cores busy without starving either (Vitest's own
+          // default there is one worker).
+          maxWorkers: 2,
+        },
+      },
+      { extends: true, test: { name: 'operator-alone', include: alone, fileParallelism: false } },
+    ],
   },
 });

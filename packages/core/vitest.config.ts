@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Property tests and the ESLint probe are CPU-bound; on 2 shared cores they need more than the 5 s default.
     testTimeout: 60_000,
+    // Vitest's default on a 2-core machine is one worker (cores - 1); these files share nothing, so two.
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       enabled: true,
