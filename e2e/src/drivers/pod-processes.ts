@@ -11,6 +11,20 @@ const read = (path: string): string | undefined => {
   }
 };
 
+/**
+ * Ray's head processes by command line, as `pkill -f` would match them. Anchored at the start on purpose: the
+ * raylet's own command line carries the agent's whole command (`--dashboard_agent_command=... ray/dashboard/agent.py
+ * ...`), so an unanchored `dashboard/agent` also matches — and SIGKILLs — the raylet; then `ray start --block`
+ * sees its raylet die, stops every Ray process and exits, and the head container restarts: a head loss, not the
+ * agent's death (observed with Ray 2.58; the agent alone leaves the head up with the node DEAD).
+ */
+export const rayProcessPatterns = {
+  /** The head's DashboardAgent: titled `ray::DashboardAgent` once it set its title, `python -u .../ray/dashboard/agent.py ...` before. */
+  dashboardAgent: /^(ray::DashboardAgent\b|\S*python[\d.]*( -\S+)* \S*ray\/dashboard\/agent\.py\b)/,
+  /** The dashboard's JobHead subprocess module, titled `ray-dashboard-JobHead-<incarnation>`. */
+  jobHead: /^ray-dashboard-JobHead-/,
+} as const;
+
 /** Whether a process's network namespace has `ip` as a local (/32 host LOCAL) address. */
 export function inNetworkOf(pid: number, ip: string): boolean {
   const trie = read(`/proc/${pid}/net/fib_trie`);

@@ -9,7 +9,7 @@ import { realRayImage, startSandbox, type Sandbox } from '@rayjob/sandbox';
 import type { FaultName } from '../scenario/types.ts';
 import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
-import { killPodProcesses } from './pod-processes.ts';
+import { killPodProcesses, rayProcessPatterns } from './pod-processes.ts';
 import { resourcePath, restAccessFromKubeconfig, type RestAccess } from './rest-access.ts';
 import { scenarioImages } from './sandbox-images.ts';
 import type { Driver, FaultTarget, KubeObject, Resource } from './types.ts';
@@ -69,9 +69,8 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     if (!ip) throw new Error(`${fault}: head pod ${target.headPod} has no IP`);
     if (options.realRayBin !== undefined) {
       // What `kubectl exec <head> -- pkill [-9] -f ...` does on a real cluster, limited to this head pod's processes.
-      if (fault === 'restartJobHead') killPodProcesses(ip, /ray-dashboard-JobHead/, 'SIGTERM');
-      // The agent's title is `ray::DashboardAgent` once it set it; before that its command line names agent.py.
-      else killPodProcesses(ip, /ray::DashboardAgent|ray\/dashboard\/agent\.py/, 'SIGKILL');
+      if (fault === 'restartJobHead') killPodProcesses(ip, rayProcessPatterns.jobHead, 'SIGTERM');
+      else killPodProcesses(ip, rayProcessPatterns.dashboardAgent, 'SIGKILL');
       return;
     }
     const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
