@@ -31,6 +31,9 @@ export { createController, ownerKeys, terminalError, isTerminalError, generation
 export type { Controller, ControllerOptions, WatchFilter, Reconciler, ReconcileContext, ReconcileResult, Request } from './controller/controller.ts';
 export type { ControllerMetrics, ReconcileOutcome } from './controller/controller-metrics.ts';
 
+export { createExpectations } from './expectations/expectations.ts';
+export type { Expectations, ExpectationsOptions, Expectation, ExpectedObject, ExpectedAction } from './expectations/expectations.ts';
+
 export { createLogger, silentLogger, newReconcileId } from './log.ts';
 export type { Logger, LoggerOptions } from './log.ts';
 

@@ -13,6 +13,7 @@ export interface RayClusterObservation {
   headlessServiceExists: boolean;
   serveServiceExists: boolean;
   authSecretExists: boolean;
+  /** Pending scale expectations: Pods created the cache does not show yet, or deleted it still shows. */
   expectations: ScaleExpectations;
   now: Date;
 }

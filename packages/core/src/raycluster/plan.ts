@@ -14,7 +14,7 @@ import type { Pod, RayCluster } from '../schema/index.ts';
 import type { RayClusterObservation } from './observation.ts';
 import type { ClusterAction, RayClusterPlan } from './actions.ts';
 import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, suspendStatus } from './condition-set.ts';
-import { checkExpectations, HEAD_EXPECTATION_GROUP } from './expectations.ts';
+import { groupsWithPendingExpectations, HEAD_EXPECTATION_GROUP } from './expectations.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
 import { planWorkerGroups } from './plan-workers.ts';
 
@@ -75,7 +75,7 @@ function planPods(obs: RayClusterObservation, settings: RayClusterSettings): Ray
   const upgrade = planRecreateUpgrade(cluster, heads[0], expectedHash, settings);
   if (upgrade) return { actions: [upgrade] };
 
-  const { unsatisfiedGroups } = checkExpectations(obs.expectations, obs.pods, obs.now, settings.expectationsTimeoutSeconds);
+  const unsatisfiedGroups = groupsWithPendingExpectations(obs.expectations);
   const actions: ClusterAction[] = [];
   if (!unsatisfiedGroups.has(HEAD_EXPECTATION_GROUP)) {
     const head = heads[0];

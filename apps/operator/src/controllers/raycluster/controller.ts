@@ -6,11 +6,10 @@ import {
   type Pod,
   type RayCluster,
   type RayClusterSettings,
-  type ScaleExpectation,
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type Manager } from '@rayjob/kube-runtime';
+import { createExpectations, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type Manager } from '@rayjob/kube-runtime';
 import { Registry } from 'prom-client';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
 import { createEventRecorder } from './events.ts';
@@ -78,12 +77,16 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
       return parsed.success ? [parsed.data as RayCluster] : [];
     });
   const metrics = createRayClusterMetrics(registry, parsedClusters);
-  const expectations = new Map<string, ScaleExpectation[]>();
+  const settings = options.settings ?? defaultRayClusterSettings;
+  // KubeRay's scale expectations: a created Pod holds its group until the Pod informer shows it (or the timeout
+  // passed); a deleted one until the informer drops it.
+  const expectations = createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: settings.expectationsTimeoutSeconds * 1000, deleteTtlMs: Infinity });
+  for (const informer of pods) expectations.watch('Pod', informer);
   const events = createEventRecorder(client, log, now);
   const deps = {
     client,
     caches,
-    settings: options.settings ?? defaultRayClusterSettings,
+    settings,
     validation: options.validation ?? { featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: false } },
     managedBy: options.managedBy ?? 'ray.io/kuberay-operator',
     record: events.record,

@@ -25,7 +25,7 @@ export interface ExecuteContext {
   /** Pods of the cluster as the cache showed them when the plan was made (deleteAllPods deletes these). */
   pods: readonly Pod[];
   record: RecordEvent;
-  expect: (expectation: Omit<ScaleExpectation, 'recordedAt'>) => void;
+  expect: (expectation: ScaleExpectation) => void;
   forgetExpectations: () => void;
   /** Cryptographically random bytes for a generated auth token. */
   randomBytes: (size: number) => Uint8Array;

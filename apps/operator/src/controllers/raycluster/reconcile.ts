@@ -1,5 +1,4 @@
 import {
-  checkExpectations,
   clusterAuthSecretName,
   computeRayClusterStatus,
   headServiceLookupLabels,
@@ -15,11 +14,10 @@ import {
   type RayCluster,
   type RayClusterSettings,
   type ReconcileError,
-  type ScaleExpectation,
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { describeError, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import { describeError, isConflict, isNotFound, resources, type Expectations, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
 import type { RecordEvent } from './events.ts';
 import { executeActions } from './execute.ts';
 import type { RayClusterMetrics } from './metrics.ts';
@@ -50,7 +48,8 @@ export interface ReconcileDeps {
   managedBy: string;
   record: RecordEvent;
   metrics: RayClusterMetrics;
-  expectations: Map<string, ScaleExpectation[]>;
+  /** Scale expectations per cluster key (Pods by name), observed from the Pod informers' events. */
+  expectations: Expectations;
   now: () => Date;
   randomBytes: (size: number) => Uint8Array;
   /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV (300 s). */
@@ -61,7 +60,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
   const key = `${namespace}/${name}`;
   const raw = deps.caches.cluster(namespace, name);
   if (!raw) {
-    deps.expectations.delete(key);
+    deps.expectations.forget(key);
     deps.metrics.forget(namespace, name);
     return undefined;
   }
@@ -94,8 +93,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     if (!secret.ok && !isNotFound(secret.error)) return failPass(`reading the auth Secret: ${describeError(secret.error)}`, log);
     authSecretExists = secret.ok;
   }
-  const check = checkExpectations(deps.expectations.get(key) ?? [], pods, now, deps.settings.expectationsTimeoutSeconds);
-  deps.expectations.set(key, check.remaining);
+  const pending = deps.expectations.pending(key).map((e) => ({ group: e.group, podName: e.name, action: e.action }));
   const plan = planRayCluster(
     {
       cluster,
@@ -105,7 +103,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
         deps.caches.service(namespace, headlessWorkerServiceName(cluster)) !== undefined,
       serveServiceExists: deps.caches.service(namespace, serveServiceName(cluster)) !== undefined,
       authSecretExists,
-      expectations: check.remaining,
+      expectations: pending,
       now,
     },
     deps.settings,
@@ -115,8 +113,12 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     cluster,
     pods,
     record: deps.record,
-    expect: (e) => deps.expectations.set(key, [...(deps.expectations.get(key) ?? []), { ...e, recordedAt: deps.now().getTime() }]),
-    forgetExpectations: () => deps.expectations.delete(key),
+    expect: (e) => {
+      const pod = { kind: 'Pod', namespace, name: e.podName };
+      if (e.action === 'create') deps.expectations.expectCreate(key, pod, e.group);
+      else deps.expectations.expectDelete(key, pod, e.group);
+    },
+    forgetExpectations: () => deps.expectations.forget(key),
     randomBytes: deps.randomBytes,
   });
   const reconcileError: ReconcileError | undefined = actionError ?? plan.error;

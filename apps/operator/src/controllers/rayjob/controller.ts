@@ -1,5 +1,5 @@
 import type { K8sJob, Pod, RayCluster, RayJob, Service } from '@rayjob/core';
-import { objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
+import { createExpectations, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
@@ -7,7 +7,7 @@ import { createKubeWriter } from './kube-writer.ts';
 import { createRayJobMetrics } from './metrics.ts';
 import { createNodeTables } from './node-tables.ts';
 import type { ObjectView } from './object-view.ts';
-import { createRayJobReconciler, type RayJobReconciler } from './reconcile.ts';
+import { CREATE_EXPECTATION_TTL_MS, createRayJobReconciler, type RayJobReconciler } from './reconcile.ts';
 
 /** KubeRay's event recorder name for RayJobs. */
 export const RAYJOB_CONTROLLER_NAME = 'rayjob-controller';
@@ -73,8 +73,14 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   });
   const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
   const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
+  // The creates a RayJob's pass sent, observed from the informers, so a lagging cache does not create twice.
+  const expectations = createExpectations({ createTtlMs: CREATE_EXPECTATION_TTL_MS });
+  for (const i of clusters) expectations.watch('RayCluster', i);
+  for (const i of jobs) expectations.watch('Job', i);
+  for (const i of services) expectations.watch('Service', i);
   const reconciler = createRayJobReconciler({
     view,
+    expectations,
     writer,
     dashboards,
     nodeTables,

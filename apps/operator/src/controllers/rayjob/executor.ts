@@ -1,4 +1,5 @@
 import { eventNotes, type Action, type Decision, type OperatorMemory, type RayCluster, type RayJob } from '@rayjob/core';
+import type { Expectations } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
 import type { KubeResult, KubernetesObject, KubeWriter, ObjectRef } from './kube-writer.ts';
 import { ownedBy } from './object-view.ts';
@@ -10,49 +11,12 @@ export interface ExecuteDeps {
   cluster: RayCluster | undefined;
   log: (message: string, fields?: Record<string, unknown>) => void;
   now: () => Date;
-  /** Objects this operator created that the informers may not show yet (so a create is not sent twice). */
-  creates?: RecentCreates | undefined;
-}
-
-/**
- * Creates not yet seen in the cache, keyed by kind/namespace/name, each for `ttlMs`: a reconcile from a cache
- * that lags its own create would POST the object again and get 409 (plus a GET to adopt it). After the TTL a
- * missing object is created again (it may have been deleted meanwhile).
- */
-export interface RecentCreates {
-  has(key: string): boolean;
-  add(key: string): void;
-  /** Deleted by us: the next create of this object is sent at once (a retry's new attempt). */
-  forget(ref: ObjectRef): void;
   /**
-   * The cache shows the object: its create is no longer pending. Should it disappear later, someone deleted it
-   * (C19: a submitter Job deleted mid-run), and the next pass creates it again at once rather than after the TTL.
+   * Creates this operator sent that the informers may not show yet, under the RayJob's key (kube-runtime's
+   * expectations): a reconcile from a cache that lags its own create would POST the object again and get 409
+   * (plus a GET to adopt it). Once the cache has shown an object, or after the TTL, a missing one is created again.
    */
-  observed(kind: string, namespace: string, name: string): void;
-}
-
-const createKey = (ref: ObjectRef, ownerUid: string | undefined): string => `${ref.kind}/${ref.namespace}/${ref.name}/${ownerUid ?? ''}`;
-
-export function createRecentCreates(ttlMs = 10_000, now: () => number = Date.now): RecentCreates {
-  const until = new Map<string, number>();
-  return {
-    has(key) {
-      const t = now();
-      for (const [k, end] of until) if (end <= t) until.delete(k);
-      return until.has(key);
-    },
-    add(key) {
-      until.set(key, now() + ttlMs);
-    },
-    forget(ref) {
-      const prefix = createKey(ref, '');
-      for (const k of until.keys()) if (k.startsWith(prefix)) until.delete(k);
-    },
-    observed(kind, namespace, name) {
-      const prefix = `${kind}/${namespace}/${name}/`;
-      for (const k of until.keys()) if (k.startsWith(prefix)) until.delete(k);
-    },
-  };
+  expectations?: Expectations | undefined;
 }
 
 /**
@@ -184,7 +148,7 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
     }
     case 'deleteCluster': {
       const ref: ObjectRef = { apiVersion: 'ray.io/v1', kind: 'RayCluster', namespace: ns, name: action.name };
-      deps.creates?.forget(ref);
+      deps.expectations?.forgetObject(ref);
       const r = await writer.delete(ref);
       if (r.ok) await event('Normal', 'DeletedRayCluster', 'Delete', eventNotes.deletedCluster(ns, action.name));
       else if (r.code !== 404) {
@@ -195,7 +159,7 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
     }
     case 'deleteSubmitterJob': {
       const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: action.name };
-      deps.creates?.forget(ref);
+      deps.expectations?.forgetObject(ref);
       const r = await writer.delete(ref, 'Background');
       if (r.ok) await event('Normal', 'DeletedRayJobSubmitter', 'Delete', eventNotes.deletedSubmitter(ns, action.name));
       else if (r.code !== 404) {
@@ -225,18 +189,18 @@ interface OutcomeEvents {
 /** Create-if-absent. 409: ours (controller ownerRef to this RayJob) is adopted; anyone else's is a clear error. */
 async function createOwned(rayJob: RayJob, obj: KubernetesObject, memory: OperatorMemory, deps: ExecuteDeps, events: OutcomeEvents): Promise<Applied> {
   const ref = refOf(obj);
-  const key = createKey(ref, rayJob.metadata.uid);
-  if (deps.creates?.has(key)) return { kind: 'ok', memory };
+  const owner = `${rayJob.metadata.namespace ?? 'default'}/${rayJob.metadata.name ?? ''}`;
+  if (deps.expectations?.isPending(ref, 'create')) return { kind: 'ok', memory };
   const r = await deps.writer.create(obj);
   if (r.ok) {
-    deps.creates?.add(key);
+    deps.expectations?.expectCreate(owner, ref);
     await events.created();
     return { kind: 'ok', memory };
   }
   if (r.code === 409) {
     const existing = await deps.writer.read(ref);
     if (existing.ok && ownedBy(existing.value as RayJob, rayJob)) {
-      deps.creates?.add(key);
+      deps.expectations?.expectCreate(owner, ref);
       return { kind: 'ok', memory };
     }
     const who = existing.ok ? 'it is not owned by this RayJob; delete or rename it' : `cannot read it: ${existing.message}`;

@@ -1,6 +1,7 @@
 import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
+import { createExpectations, type Expectations } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
-import { createRecentCreates, execute } from './executor.ts';
+import { execute } from './executor.ts';
 import type { JobFollowers } from './job-followers.ts';
 import type { KubernetesObject, KubeWriter } from './kube-writer.ts';
 import type { NodeTables } from './node-tables.ts';
@@ -26,6 +27,11 @@ export interface RayJobReconcilerDeps {
    */
   runningPollSeconds: number;
   log: ReconcileLogger;
+  /**
+   * The RayJobs' pending creates (RayCluster, submitter Job, Services), keyed by RayJob namespace/name, observed
+   * from the informers by the controller. Default: a private set observed only from this reconciler's reads.
+   */
+  expectations?: Expectations;
   /** Told about status writes and deletions (KubeRay's kuberay_job_* metrics). */
   onStatusWritten?: (rayJob: RayJob, original: RayJobResourceStatus, next: RayJobResourceStatus, now: Date) => void;
   onGone?: (namespace: string, name: string) => void;
@@ -46,6 +52,9 @@ export interface RayJobReconciler {
   readonly memories: ReadonlyMap<string, OperatorMemory>;
 }
 
+/** How long a create the cache has not shown yet holds back creating the object again. */
+export const CREATE_EXPECTATION_TTL_MS = 10_000;
+
 /** How long to wait for the watch to bring our own latest write before deciding again anyway. */
 const STALE_RETRY_SECONDS = 2;
 
@@ -57,8 +66,8 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
    * it) shortly; deciding on an older copy would only repeat the writes and fail them with 409.
    */
   const staleVersions = new Map<string, Set<string>>();
-  const creates = createRecentCreates(10_000, () => now().getTime());
   const now = deps.now ?? (() => new Date());
+  const expectations = deps.expectations ?? createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: CREATE_EXPECTATION_TTL_MS });
   const random = deps.random ?? Math.random;
 
   async function reconcile(namespace: string, name: string): Promise<ReconcileResult> {
@@ -66,6 +75,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     const key = `${namespace}/${name}`;
     if (!raw) {
       staleVersions.delete(key);
+      expectations.forget(key);
       deps.followers.stop(key);
       const gone = uidByKey.get(key);
       if (gone !== undefined) memories.delete(gone);
@@ -81,7 +91,11 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     }
     const uid = raw.metadata.uid ?? '';
     const previous = uidByKey.get(key);
-    if (previous !== undefined && previous !== uid) memories.delete(previous);
+    if (previous !== undefined && previous !== uid) {
+      // A new RayJob of the same name: the old one's pending creates are not its own.
+      memories.delete(previous);
+      expectations.forget(key);
+    }
     uidByKey.set(key, uid);
     const managedBy = (raw.spec as { managedBy?: string } | undefined)?.managedBy;
     if (!isManagedBy(managedBy, deps.settings.managedBy)) return { kind: 'done' };
@@ -92,7 +106,9 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     const memory = memories.get(uid) ?? {};
     const input = await observe(rayJob, memory, { view: deps.view, dashboards: deps.dashboards, nodeTables: deps.nodeTables, settings: deps.settings, tailOpen: deps.followers.isFollowing(key) }, now(), random);
     for (const [kind, seen] of [['RayCluster', input.cluster], ['Job', input.submitterJob], ['Service', input.clusterHeadService], ['Service', input.rayJobHeadService]] as const) {
-      if (seen?.metadata.name) creates.observed(kind, namespace, seen.metadata.name);
+      // What this pass reads from the cache has been created (C19: should it disappear later, someone deleted it,
+      // and the next pass creates it again at once rather than after the TTL).
+      if (seen?.metadata.name) expectations.observeCreated({ kind, namespace, name: seen.metadata.name });
     }
     const decision = decide(input);
     const status = decision.status;
@@ -105,7 +121,7 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
       cluster: input.cluster,
       log: (message, extra) => deps.log.info({ ...fields, ...extra }, message),
       now,
-      creates,
+      expectations,
     });
     memories.set(uid, outcome.memory);
     if (outcome.superseded) staleVersions.set(key, new Set(outcome.superseded));
