@@ -138,8 +138,9 @@ describe('manager', () => {
     const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // not released
     await eventually(() => b.reconciled.includes('default/crash'), 10_000, 'b to take over');
-    // b judges the lease by its own clock from when it last saw it change: at least a lease duration later.
-    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(leaderElection.leaseDurationMs - leaderElection.retryPeriodMs);
+    // b waits out the lease from when it last saw a renewal (up to a renew deadline before the kill, under load),
+    // where a released lease is taken on b's next retry: a lower bound only, so a slow machine cannot fail it.
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(leaderElection.leaseDurationMs / 2);
   });
 
   it('stop() releases the lease: the other replica leads without waiting out the duration', async () => {
