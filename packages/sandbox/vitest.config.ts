@@ -1,12 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Files that run alone, after the others: the real-Ray file starts a Ray head (heavy), and the node lifecycle
+// file gives heartbeats a 1.5 s grace period that a neighbour file's CPU use could stretch.
+const alone = ['test/faults/real-ray.test.ts', 'test/node-lifecycle/heartbeats.test.ts'];
 
 export default defineConfig({
   root: import.meta.dirname,
   test: {
-    name: 'sandbox',
     environment: 'node',
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sandbox',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...alone],
+          // Vitest's default on a 2-core machine is one worker (cores - 1). These files mostly wait on processes
+          // and timers, and sandboxes are built to run side by side (each claims its own pod subnet): two at once.
+          maxWorkers: 2,
+        },
+      },
+      { extends: true, test: { name: 'sandbox-alone', include: alone, fileParallelism: false } },
+    ],
   },
 });

@@ -77,14 +77,16 @@ describe('startSandbox', () => {
 });
 
 describe('rayjob-sandbox CLI', () => {
-  it('up prints the kubeconfig path and serves kubectl; down stops it and removes the folder', async () => {
+  // A node process loading the CLI's TypeScript takes seconds on a loaded 2-core machine shared with another test
+  // file: the waits say "starts, not never".
+  it('up prints the kubeconfig path and serves kubectl; down stops it and removes the folder', { timeout: 60_000 }, async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'sandbox-cli-')), 'state');
     const child = spawn(process.execPath, [cli, 'up', '--dir', dir, '--no-kubelet', '--no-job-controller'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     try {
-      const kubeconfig = await eventually(() => (stdout.includes('\n') ? stdout.trim() : undefined), 10_000, 'kubeconfig path on stdout');
+      const kubeconfig = await eventually(() => (stdout.includes('\n') ? stdout.trim() : undefined), 30_000, 'kubeconfig path on stdout');
       expect(kubeconfig).toBe(join(dir, 'kubeconfig'));
       const out = await new Promise<string>((resolve) =>
         execFile('kubectl', ['get', 'namespaces', '-o', 'name'], { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } }, (_e, so) => resolve(so)),
