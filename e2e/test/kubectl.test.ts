@@ -36,12 +36,22 @@ function readableFinalLogs(scenario: Scenario): Scenario {
   return { ...scenario, rayJob: { ...scenario.rayJob, ttlSecondsAfterFinished: ttlForLogs } };
 }
 
+/**
+ * The least a scenario can take: its job's run (cut by activeDeadlineSeconds) or its holds, whichever is longer.
+ * The longest start first, so the suite is not left waiting on a long scenario (C8 runs ~2 min) started last.
+ */
+function leastSeconds(scenario: Scenario): number {
+  const job = scenario.rayJob.steps * scenario.rayJob.stepSeconds;
+  const holds = scenario.steps.reduce((sum, step) => sum + (step.kind === 'hold' ? step.seconds : 0), 0);
+  return Math.max(Math.min(job, scenario.rayJob.activeDeadlineSeconds ?? Infinity), holds);
+}
+
 beforeAll(async () => {
   for (const { scenario, reason } of plan.skipped) print(`skipped: ${scenario.id}: ${reason}`);
   sandbox = await startSandboxDriver();
   kubectl = createKubectlDriver({ kubeconfigPath: sandbox.kubeconfigPath, env: { KUBECACHEDIR: `${sandbox.sandbox.dir}/kubectl-cache` } });
   const limit = createLimit(concurrency);
-  for (const scenario of plan.run.map(readableFinalLogs)) {
+  for (const scenario of [...plan.run].sort((a, b) => leastSeconds(b) - leastSeconds(a)).map(readableFinalLogs)) {
     results.set(scenario.id, limit(() => runScenario(kubectl, scenario, { print, namespace: `kubectl-${scenario.id.toLowerCase()}`, intervalMs: 1000 })));
   }
 });
