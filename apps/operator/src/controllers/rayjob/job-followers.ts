@@ -2,15 +2,19 @@ import type { RayCluster } from '@rayjob/core';
 import type { DashboardClients } from './dashboards.ts';
 
 /**
- * Follows the log tail of running Ray jobs that have no submitter (HTTPMode, InteractiveMode). Ray closes the
- * tail when the job ends, so the end reaches a reconcile at once instead of at the next 3 s poll. A close is not
- * proof of the end (a JobHead restart closes tails too): it only triggers a reconcile, which asks the dashboard;
- * while the RayJob stays Running, the reconcile asks to follow again and the tail is re-opened.
+ * Follows the log tail of running Ray jobs, so the end of a job reaches a reconcile at once instead of at the
+ * next poll: Ray closes the tail when the job ends. A close is not proof of the end (a JobHead restart closes
+ * tails too): it only triggers a reconcile, which asks the dashboard; while the RayJob stays Running, the
+ * reconcile asks to follow again and the tail is re-opened.
+ *
+ * Only a tail that is open (or being opened) counts as followed: the reconciler polls a followed job rarely, so a
+ * tail the dashboard refuses, or one waiting out its pause before the next attempt, must leave the job on core's
+ * short poll (a demo once saw a job's end 13 s late: the tail was refused and the pause counted as following).
  */
 export interface JobFollowers {
   follow(key: string, cluster: RayCluster, dashboardURL: string, jobId: string): void;
   stop(key: string): void;
-  /** A tail is open (or being opened) for this key. */
+  /** A tail is open or being opened for this key (not while waiting to try again). */
   isFollowing(key: string): boolean;
   stopAll(): Promise<void>;
 }
@@ -19,44 +23,54 @@ interface Follower {
   jobId: string;
   abort: AbortController;
   done: Promise<void>;
-  connected: boolean;
+  /** Waiting out the pause after a tail that ended at once; no tail is open. */
+  waiting: boolean;
 }
 
-/** After a tail that ended quickly (e.g. refused), wait before re-opening, doubling up to this bound. */
-const MAX_BACKOFF_MS = 30_000;
+/** A tail shorter than this counts as a failed attempt: the next one waits, the pause doubling up to the bound. */
+const QUICK_END_MS = 5_000;
+const FIRST_PAUSE_MS = 250;
+const MAX_PAUSE_MS = 30_000;
 
 export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: string) => void, log: (msg: string, fields: Record<string, unknown>) => void): JobFollowers {
   const followers = new Map<string, Follower>();
 
-  /** Per key: the pause before reporting a tail that ended at once (refused, 404), doubling while it keeps failing. */
-  const pauses = new Map<string, { jobId: string; ms: number }>();
+  /** Per key: the pause after a tail that ended at once (refused, 404, closed), doubling while it keeps happening. */
+  const pauses = new Map<string, { jobId: string; ms: number; until: number }>();
+
+  /** Resolves after `ms`, or at once when the follower is stopped. */
+  const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    });
 
   /**
-   * One tail per call: when it ends, the reconcile it triggers decides whether to follow again. A tail that
-   * ended at once (the dashboard refused it) is reported only after a pause, so a failing tail never spins.
+   * One tail per call. Its end is reported at once (the reconcile asks the dashboard what it means); a tail that
+   * ended quickly only delays the next attempt, so a failing tail never spins and never hides the job's end.
    */
-  async function run(key: string, cluster: RayCluster, dashboardURL: string, follower: Follower): Promise<void> {
-    const access = await dashboards.clientFor(cluster, dashboardURL);
-    if (!access.ok) {
-      log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
-    } else {
-      const started = Date.now();
-      follower.connected = true;
-      const result = await access.client.tailLogs(follower.jobId, { onChunk: () => undefined, signal: follower.abort.signal, keepAliveMs: 15_000 });
-      follower.connected = false;
+  async function run(key: string, cluster: RayCluster, dashboardURL: string, follower: Follower, waitMs: number): Promise<void> {
+    if (waitMs > 0) {
+      await pause(waitMs, follower.abort.signal);
       if (follower.abort.signal.aborted) return;
+      follower.waiting = false;
+    }
+    const started = Date.now();
+    const access = await dashboards.clientFor(cluster, dashboardURL);
+    let ended = 'no client';
+    if (!access.ok) log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
+    else {
+      const result = await access.client.tailLogs(follower.jobId, { onChunk: () => undefined, signal: follower.abort.signal, keepAliveMs: 15_000 });
+      if (follower.abort.signal.aborted) return;
+      ended = result.kind;
+    }
+    const took = Date.now() - started;
+    if (took > QUICK_END_MS) pauses.delete(key);
+    else {
       const previous = pauses.get(key);
-      if (Date.now() - started > 5_000) pauses.delete(key);
-      else {
-        const ms = previous?.jobId === follower.jobId ? Math.min(previous.ms * 2, MAX_BACKOFF_MS) : 250;
-        pauses.set(key, { jobId: follower.jobId, ms });
-        if (result.kind !== 'closed' && result.kind !== 'cut') log('The Ray job log tail could not be opened', { RayJob: key, result: result.kind });
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms);
-          follower.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-        });
-        if (follower.abort.signal.aborted) return;
-      }
+      const ms = previous?.jobId === follower.jobId ? Math.min(previous.ms * 2, MAX_PAUSE_MS) : FIRST_PAUSE_MS;
+      pauses.set(key, { jobId: follower.jobId, ms, until: Date.now() + ms });
+      if (ended !== 'closed' && ended !== 'cut' && ended !== 'no client') log('The Ray job log tail could not be opened', { RayJob: key, result: ended });
     }
     if (followers.get(key) === follower) followers.delete(key);
     onEnd(key);
@@ -67,9 +81,11 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
       const existing = followers.get(key);
       if (existing && existing.jobId === jobId && !existing.abort.signal.aborted) return;
       existing?.abort.abort();
-      const follower: Follower = { jobId, abort: new AbortController(), done: Promise.resolve(), connected: false };
+      const held = pauses.get(key);
+      const waitMs = held?.jobId === jobId ? Math.max(0, held.until - Date.now()) : 0;
+      const follower: Follower = { jobId, abort: new AbortController(), done: Promise.resolve(), waiting: waitMs > 0 };
       followers.set(key, follower);
-      follower.done = run(key, cluster, dashboardURL, follower);
+      follower.done = run(key, cluster, dashboardURL, follower, waitMs);
     },
     stop(key) {
       pauses.delete(key);
@@ -79,7 +95,8 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
       followers.delete(key);
     },
     isFollowing(key) {
-      return followers.has(key);
+      const follower = followers.get(key);
+      return follower !== undefined && !follower.waiting;
     },
     async stopAll() {
       const all = [...followers.values()];
