@@ -10,6 +10,8 @@ import { connect as tlsConnect } from 'node:tls';
 import type { KubeObject } from '../store/types.ts';
 import { checkRequest } from './auth/requests.ts';
 import type { ApiContext, KubeletClientTls } from './context.ts';
+import { proxyUpgrade } from './proxy-upgrade.ts';
+import { refuse } from './upgrade-refusal.ts';
 import { ApiError, badRequest, internal, notFound } from './status.ts';
 
 type Obj = Record<string, unknown>;
@@ -88,15 +90,6 @@ export async function proxyPodLog(ctx: ApiContext, tls: KubeletClientTls | undef
 
 const execPathRe = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)\/?$/;
 
-const reasonPhrases: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' };
-
-function refuse(socket: Duplex, error: unknown): void {
-  const status = error instanceof ApiError ? error.status : internal(error instanceof Error ? error.message : String(error)).status;
-  const body = JSON.stringify(status);
-  const reason = reasonPhrases[status.code] ?? 'Error';
-  socket.end(`HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
 /** The kubelet URL of an exec request: kube-apiserver renames stdin/stdout/stderr to input/output/error. */
 export function kubeletExecPath(namespace: string, name: string, container: string, query: URLSearchParams): string {
   const params = new URLSearchParams();
@@ -156,10 +149,12 @@ export function proxyPodUpgrade(ctx: ApiContext, tls: KubeletClientTls | undefin
   return true;
 }
 
-/** The API server's `upgrade` listener (HTTP and HTTPS ports alike): pod upgrades, else 400. */
+/** The API server's `upgrade` listener (HTTP and HTTPS ports alike): pod exec/portforward, service and pod proxy, else 400. */
 export function podUpgradeHandler(ctx: ApiContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    if (!proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec and pods/portforward only');
+    if (proxyPodUpgrade(ctx, ctx.kubeletClient, req, socket, head)) return;
+    if (proxyUpgrade(ctx, req, socket, head)) return;
+    socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nupgrades are served for pods/exec, pods/portforward, services/proxy and pods/proxy only');
   };
 }

@@ -1,6 +1,7 @@
 // Pod and service subresources: binding, eviction (DisruptionTarget then delete), graceful vs force
 // deletion, logs (an unscheduled pod), and the service/pod proxy to a real HTTP server on a loopback pod IP.
 import { createServer, type Server } from 'node:http';
+import WebSocket, { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, readWatch, startHarness, type Harness } from '../harness.ts';
 
@@ -13,6 +14,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Seen-Path': req.url ?? '' });
     res.end(`hello from ${req.method} ${req.url}`);
   });
+  // A WebSocket endpoint on the same server (as Ray's log tail): says the path it saw, then closes 1000.
+  const sockets = new WebSocketServer({ noServer: true });
+  upstream.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head, (ws) => { ws.send(`tail of ${req.url}`); ws.close(1000, 'job ended'); }));
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   const addr = upstream.address();
   upstreamPort = typeof addr === 'object' && addr ? addr.port : 0;
@@ -110,6 +114,30 @@ describe('proxy', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-seen-path')).toBe(seen);
     expect(res.text).toBe(`hello from GET ${seen}`);
+  });
+
+  /** Opens a WebSocket through the API server; its first message and close code, or the refusal's status. */
+  const tail = (path: string) =>
+    new Promise<{ message?: string; code?: number; refused?: number }>((resolve) => {
+      const ws = new WebSocket(`${h.server.url.replace(/^http/, 'ws')}${path}`);
+      let message: string | undefined;
+      ws.on('message', (data) => { message = String(data); });
+      ws.on('close', (code) => resolve({ ...(message !== undefined && { message }), code }));
+      ws.on('unexpected-response', (_req, res) => { resolve({ refused: res.statusCode ?? 0 }); res.resume(); });
+      ws.on('error', () => undefined);
+    });
+
+  it.each([
+    ['services/web:http/proxy', '/api/v1/namespaces/default/services/web:http/proxy/api/jobs/j1/logs/tail', '/api/jobs/j1/logs/tail'],
+    ['pods/web:port/proxy', `/api/v1/namespaces/default/pods/web:PORT/proxy/ws?x=1`, '/ws?x=1'],
+  ])('a WebSocket through %s reaches the pod (kube-apiserver proxies upgrades)', async (_what, path, seen) => {
+    const answer = await tail(path.replace('PORT', String(upstreamPort)));
+    expect(answer).toEqual({ message: `tail of ${seen}`, code: 1000 });
+  });
+
+  it('a WebSocket to a service without a running pod is refused with 503', async () => {
+    await http(h.server, 'POST', '/api/v1/namespaces/default/services', { metadata: { name: 'nobody' }, spec: { selector: { app: 'none' }, ports: [{ port: 80 }] } });
+    expect(await tail('/api/v1/namespaces/default/services/nobody/proxy/')).toEqual({ refused: 503 });
   });
 
   it('is 503 when no running pod backs the service', async () => {
