@@ -85,6 +85,11 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let terminating = false;
   let finished = false;
   let torn = false;
+  /**
+   * The kubelet is stopping: a termination still under way ends with the processes, without its status write
+   * and delete (the API server is going too; their connection errors would be noise, not news).
+   */
+  let shutDown = false;
   const workerTimers = new Set<NodeJS.Timeout>();
   const event = (type: 'Normal' | 'Warning', reason: string, message: string): void =>
     deps.events.event({ ...pod, apiVersion: 'v1', kind: 'Pod' }, type, reason, '', message);
@@ -141,7 +146,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
       const written = await deps.client.replaceStatus<Pod>(resources.pods, body);
       if (written.ok) wroteStatus = true;
       if (written.ok || written.error.status === 404) return;
-      if (written.error.status !== 409) { deps.log(`status of ${namespace}/${name}: ${describeError(written.error)}`); return; }
+      if (written.error.status !== 409) { if (!shutDown) deps.log(`status of ${namespace}/${name}: ${describeError(written.error)}`); return; }
     }
   }
 
@@ -403,6 +408,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     terminating = true;
     const graceSeconds = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
     await killAll(graceSeconds * 1000);
+    if (shutDown) return;
     sandboxReady = false;
     await writeStatus();
     await cleanUp();
@@ -451,6 +457,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     },
     async stop() {
       terminating = true;
+      shutDown = true;
       await killAll(0);
       await cleanUp();
     },
