@@ -53,9 +53,9 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ submitterBackoffLimit: 0 }),
     steps: [midJob(), { kind: 'fault', fault: 'forceDeleteHeadPod' }, untilTerminal('Failed')],
-    expect: { deploymentStatus: 'Failed', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.' },
+    expect: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.' },
     clusterAfter: 'any',
-    kuberay: { deploymentStatus: 'Failed', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', note: 'same outcome with backoffLimit 0; with retries `ray job submit` would submit the job again to the new head', sameAsOurs: true },
+    kuberay: { deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', note: 'same verdict with backoffLimit 0, but jobStatus left RUNNING for the lost job; with retries `ray job submit` would submit the job again to the new head' },
   },
   {
     ...base,
@@ -93,9 +93,9 @@ export const caseScenarios: Scenario[] = [
     mode: 'SidecarMode',
     rayJob: seedJob({ mode: 'SidecarMode' }),
     steps: [midJob(), { kind: 'fault', fault: 'deleteHeadPod' }, untilTerminal('Failed')],
-    expect: { deploymentStatus: 'Failed', reason: 'AppFailed', message: 'Ray head pod not found.' },
+    expect: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: 'Ray head pod not found.' },
     clusterAfter: 'kept',
-    kuberay: { deploymentStatus: 'Failed', reason: 'AppFailed', message: 'Ray head pod not found.', note: 'same (#4141, #4234): the head is not recreated', sameAsOurs: true },
+    kuberay: { deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: 'Ray head pod not found.', note: 'same verdict (#4141, #4234: the head is not recreated), but jobStatus left RUNNING for the lost job' },
   },
   {
     ...base,

@@ -151,7 +151,7 @@ const cases: Case[] = [
   },
   {
     id: 'C6',
-    behaviour: 'head force-deleted: the submitter finished and the fresh head knows no job: AppFailed at once',
+    behaviour: 'head force-deleted: the submitter finished and the fresh head knows no job: AppFailed at once, the lost job recorded FAILED (not left RUNNING)',
     input: () => ({
       rayJob: running(),
       ...healthyCluster(),
@@ -159,7 +159,7 @@ const cases: Case[] = [
       dashboard: { kind: 'not-found' },
       now: at(52),
     }),
-    expected: { deployment: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', actions: [], requeue: 3 },
+    expected: { deployment: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', actions: [], requeue: 3 },
   },
   {
     id: 'C6 (addition A)',
@@ -189,7 +189,19 @@ const cases: Case[] = [
       dashboard: { kind: 'not-found' },
       now: at(52),
     }),
-    expected: { deployment: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', actions: [], requeue: 3 },
+    expected: { deployment: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', actions: [], requeue: 3 },
+  },
+  {
+    id: 'C6 (never seen)',
+    behaviour: 'the submitter finished and Ray never reported the job: AppFailed, and no status is invented for it',
+    input: () => ({
+      rayJob: running({}, { jobStatus: '' }),
+      ...healthyCluster(),
+      submitterJob: submitterJob({ type: 'Complete', at: 50 }),
+      dashboard: { kind: 'not-found' },
+      now: at(52),
+    }),
+    expected: { deployment: 'Failed', jobStatus: '', reason: 'AppFailed', message: 'Submitter completed but Ray job not found in RayCluster.', actions: [], requeue: 3 },
   },
   {
     id: 'C7 (first sight)',
@@ -277,9 +289,9 @@ const cases: Case[] = [
   },
   {
     id: 'C12',
-    behaviour: 'SidecarMode, head pod deleted: AppFailed "Ray head pod not found."',
+    behaviour: 'SidecarMode, head pod deleted: AppFailed "Ray head pod not found.", the lost job recorded FAILED',
     input: () => ({ rayJob: inState('Running', 'SidecarMode'), ...healthyCluster(), headPods: [], dashboard: { kind: 'unreachable', reason: 'connect ECONNREFUSED' } }),
-    expected: { deployment: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: 'Ray head pod not found.', actions: [], requeue: 3 },
+    expected: { deployment: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: 'Ray head pod not found.', actions: [], requeue: 3 },
   },
   {
     id: 'C13',
@@ -455,9 +467,9 @@ const cases: Case[] = [
   },
   {
     id: 'cluster deleted',
-    behaviour: 'the RayCluster vanished under a Running RayJob: AppFailed saying so (KubeRay silently recreates it)',
+    behaviour: 'the RayCluster vanished under a Running RayJob: AppFailed saying so, the lost job recorded FAILED (KubeRay silently recreates it)',
     input: () => ({ rayJob: running(), cluster: undefined, submitterJob: submitterJob(), dashboard: { kind: 'unreachable', reason: 'getaddrinfo ENOTFOUND' } }),
-    expected: { deployment: 'Failed', jobStatus: 'RUNNING', reason: 'AppFailed', message: `RayCluster default/${CLUSTER} was deleted while the RayJob was running; the Ray job is lost.`, actions: [], requeue: 3 },
+    expected: { deployment: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: `RayCluster default/${CLUSTER} was deleted while the RayJob was running; the Ray job is lost.`, actions: [], requeue: 3 },
   },
 ];
 

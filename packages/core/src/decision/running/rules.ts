@@ -51,10 +51,10 @@ export const RUNNING_RULES: readonly RunningRule[] = [
   { name: 'statusCheckTimeout', source: 'rule 1, C13', judge: statusCheckTimeout },
   { name: 'submitterFailedBeforeRunning', source: 'rule 2', judge: submitterFailedBeforeRunning },
   { name: 'recordedTerminalStands', source: 'addition A', judge: recordedTerminalStands },
-  { name: 'clusterDeleted', source: 'ours (compatibility.md #10)', judge: (o) => (!o.clusterExists && !o.clusterSelectorMode ? { to: 'Failed', reason: 'AppFailed', message: messages.clusterDeleted(o.namespace, o.clusterName) } : NEXT) },
-  { name: 'headPodMissing', source: 'rule 6', judge: (o) => (o.submitter.headPodMissing ? { to: 'Failed', reason: 'AppFailed', message: messages.headPodNotFound } : NEXT) },
+  { name: 'clusterDeleted', source: 'ours (compatibility.md #10)', judge: (o) => (!o.clusterExists && !o.clusterSelectorMode ? { to: 'Failed', reason: 'AppFailed', message: messages.clusterDeleted(o.namespace, o.clusterName), jobStatus: lostJobStatus(o) } : NEXT) },
+  { name: 'headPodMissing', source: 'rule 6', judge: (o) => (o.submitter.headPodMissing ? { to: 'Failed', reason: 'AppFailed', message: messages.headPodNotFound, jobStatus: lostJobStatus(o) } : NEXT) },
   { name: 'multipleHeadPods', source: 'KubeRay: wait for the RayCluster controller', judge: (o) => (o.submitter.multipleHeads ? { wait: true, note: 'found multiple heads; waiting for the RayCluster controller to settle' } : NEXT) },
-  { name: 'notFoundAfterSubmitter', source: 'rule 3', judge: (o) => (o.dashboard.kind === 'not-found' && o.submitter.finishedAt ? { to: 'Failed', reason: 'AppFailed', message: messages.jobNotFoundAfterSubmitter } : NEXT) },
+  { name: 'notFoundAfterSubmitter', source: 'rule 3', judge: (o) => (o.dashboard.kind === 'not-found' && o.submitter.finishedAt ? { to: 'Failed', reason: 'AppFailed', message: messages.jobNotFoundAfterSubmitter, jobStatus: lostJobStatus(o) } : NEXT) },
   { name: 'headLost', source: 'addition H', judge: headLost },
   { name: 'notFoundBeforeSeen', source: 'rule 3', judge: notFoundBeforeSeen },
   { name: 'dashboardUnreachable', source: 'rule 3', judge: (o) => (o.dashboard.kind === 'unreachable' ? { recreateSubmitter: o.submitter.missing } : NEXT) },
@@ -158,7 +158,17 @@ function headLost(o: RunningObservation): RuleOutcome {
   // A submitter that still runs is about to finish (ours exits 3, head lost; its exit codes fail the Job at once):
   // C6 gives rule 3's verdict and message once it has. Nothing is created meanwhile.
   if (!o.submitterDone) return { note: 'The Ray job is not found while the submitter still runs: waiting for the submitter to finish (rule 3, C6).' };
-  return { to: 'Failed', reason: 'AppFailed', message: messages.headLost(o.jobId, o.seen.status), note: 'The Ray job was seen before and is now not found: the Ray head was lost.' };
+  return { to: 'Failed', reason: 'AppFailed', message: messages.headLost(o.jobId, o.seen.status), jobStatus: lostJobStatus(o), note: 'The Ray job was seen before and is now not found: the Ray head was lost.' };
+}
+
+/**
+ * Ours: a job Ray was running (or about to run) when its head was lost is recorded FAILED — the verdict Ray's own
+ * JobManager gives a RUNNING job whose supervisor is gone, when a head with its GCS kept comes back. KubeRay leaves
+ * the last status, RUNNING, under a Failed RayJob: the contradiction this project exists to remove. A job never
+ * seen gets no status invented; a terminal one was settled by addition A before these rules.
+ */
+function lostJobStatus(o: RunningObservation): JobStatus | undefined {
+  return o.seen && !isTerminalRayJobStatus(o.seen.status) ? 'FAILED' : undefined;
 }
 
 /** Rule 3, "not found", for a job never seen: it may not be submitted yet. */
