@@ -2,10 +2,10 @@
 // pods as real processes, the Ray emulator as the Ray image) with our operator as a separate process. Faults
 // are in-process: pods deleted through the API as `kubectl delete` would, Ray faults through the emulator's
 // control port inside the head pod, the operator stopped and started as a process.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
-import { realRayImage, startSandbox, type Sandbox } from '@rayjob/sandbox';
+import { realRayImage, startSandbox, type Sandbox, type SandboxOptions } from '@rayjob/sandbox';
 import type { FaultName } from '../scenario/types.ts';
 import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
@@ -31,6 +31,8 @@ export interface SandboxDriverOptions {
    * faults are real (the head pod's JobHead process killed, its DashboardAgent killed with SIGKILL).
    */
   realRayBin?: string;
+  /** The node's settings (probe timing, the environment every pod process starts with). */
+  node?: SandboxOptions['node'];
 }
 
 export interface SandboxDriver extends Driver {
@@ -48,16 +50,28 @@ async function expectOk(what: string, result: Promise<{ status: number; text: st
 export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
   const images = scenarioImages();
   if (options.realRayBin !== undefined) images['rayproject/ray'] = realRayImage({ rayBin: options.realRayBin });
-  const sandbox = await startSandbox({ ...(options.dir && { dir: options.dir }), crds, images });
+  // The operator's kubeconfig is the API server's (known once it answers) or the fault proxy's (known once the
+  // sandbox is up). Without the proxy the operator starts alongside the node and controllers, not after them.
+  let early: OperatorProcess | undefined;
+  const startOperator = (kubeconfigPath: string, logFile: string): OperatorProcess => {
+    const started = operatorProcess({ kubeconfigPath, logFile, ...(options.operatorArgs && { extraArgs: options.operatorArgs }) });
+    started.start();
+    return started;
+  };
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      ...(options.dir && { dir: options.dir }), ...(options.node && { node: options.node }), crds, images,
+      ...(!options.apiFaults && { onApiServer: (api: { kubeconfigPath: string }) => { early = startOperator(api.kubeconfigPath, join(dirname(api.kubeconfigPath), 'operator.log')); } }),
+    });
+  } catch (error) {
+    await early?.stop();
+    throw error;
+  }
   const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
   const operatorLog = join(sandbox.dir, 'operator.log');
   const proxy = options.apiFaults ? await startApiFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
-  const operator = operatorProcess({
-    kubeconfigPath: proxy?.kubeconfigPath ?? sandbox.kubeconfigPath,
-    logFile: operatorLog,
-    ...(options.operatorArgs && { extraArgs: options.operatorArgs }),
-  });
-  operator.start();
+  const operator = early ?? startOperator(proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, operatorLog);
 
   const deleteObject = (resource: Resource, namespace: string, name: string, body?: Record<string, unknown>) =>
     expectOk(`delete ${resource} ${namespace}/${name}`, rest.request('DELETE', resourcePath(resource, namespace, name), body), (s) => s < 300 || s === 404);

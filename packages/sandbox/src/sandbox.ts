@@ -54,6 +54,11 @@ export interface SandboxOptions {
   /** Run the node lifecycle controller (nodes that stop heartbeating become Unknown). Default true. */
   nodeLifecycleController?: boolean;
   nodeLifecycleTiming?: Partial<NodeLifecycleTiming>;
+  /**
+   * Called once the API server answers (CRDs installed), before the node and controllers start: a client that
+   * takes a while to start (an operator process) can start alongside them instead of after.
+   */
+  onApiServer?: (api: { url: string; kubeconfigPath: string }) => void;
 }
 
 export interface Sandbox {
@@ -110,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
     clientCA: ca.cert,
   });
+  options.onApiServer?.({ url: apiServer.url, kubeconfigPath: apiServer.kubeconfigPath });
   const started: Array<[string, StartedComponent]> = [];
   const clients: KubeClient[] = [];
   /** A client of the node side's own (one per component, as separate processes would have). */
