@@ -15,6 +15,8 @@ export interface ScenarioResult {
   timeline: string[];
   seconds: number;
   final?: Observation;
+  /** Every look, in order (the demo reads its phases from them). */
+  observations: Observation[];
 }
 
 export interface RunOptions {
@@ -111,5 +113,6 @@ export async function runScenario(driver: Driver, scenario: Scenario, options: R
     timeline: timeline.lines(),
     seconds: (Date.now() - start) / 1000,
     ...(last && { final: last }),
+    observations: run.observations,
   };
 }
