@@ -1,5 +1,6 @@
 // The scenarios real Ray can produce, against a real local Ray 2.58 head (@rayjob/ray-conformance).
-// One head serves every scenario; the two that break it (agent killed, dashboard killed) run last.
+// One head serves every scenario; the two that break it (agent killed, dashboard killed) run last. The first four
+// only submit their own jobs (own submission ids), so they run at once; the JobHead restart and the rest after them.
 // No Ray mirror on this machine: skipped with the provisioning script's reason. Provisioning or the head
 // failing to start: the tests fail.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     await head?.stop();
   }, 60_000);
 
-  it('fresh submit: 0, the whole log printed once', async () => {
+  it.concurrent('fresh submit: 0, the whole log printed once', async () => {
     const sid = id();
     const run = startInProcess(['--log-format', 'json', '--', countingJob(5, 0.1)], env(sid));
     expect((await run.done).exitCode).toBe(0);
@@ -58,7 +59,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     expect(parseTerminationMessage(run.terminationLog())).toMatchObject({ lastStatus: 'SUCCEEDED', reason: 'Succeeded' });
   }, 90_000);
 
-  it.each([
+  it.concurrent.each([
     { name: 'FAILED exits 1', entrypoint: 'echo oops; exit 3', exitCode: 1, status: 'FAILED' },
   ])('$name', async ({ entrypoint, exitCode, status }) => {
     const sid = id();
@@ -68,7 +69,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     expect(parseTerminationMessage(run.terminationLog())?.lastStatus).toBe(status);
   }, 90_000);
 
-  it('STOPPED by someone else exits 0', async () => {
+  it.concurrent('STOPPED by someone else exits 0', async () => {
     const sid = id();
     const run = startInProcess(['--', countingJob(300, 0.1)], env(sid));
     await waitFor(() => run.stdout().includes('line 2\n'), 'the job to print', 60_000, 100);
@@ -79,7 +80,7 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     expect(run.stdout()).toContain(`Job '${sid}' was stopped`);
   }, 90_000);
 
-  it('duplicate: two submitters at once, one job', async () => {
+  it.concurrent('duplicate: two submitters at once, one job', async () => {
     const sid = id();
     const a = startInProcess(['--', countingJob(3, 0.1)], env(sid));
     const b = startInProcess(['--', countingJob(3, 0.1)], env(sid));
