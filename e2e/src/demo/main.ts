@@ -10,7 +10,7 @@ import { runScenario } from '../run/run-scenario.ts';
 import { formatPhases, scenarioPhases, type Phase } from './phases.ts';
 import { demoScenario } from './scenario.ts';
 
-const usage = 'usage: npm run demo [-- --keep]';
+const usage = 'usage: ./demo [--keep]   (or: npm run demo [-- --keep])';
 
 /**
  * The emulator's head is up in about a second, so probes run at 1/5 of KubeRay's timing (readiness after 2 s,
