@@ -21,6 +21,10 @@ export default defineConfig({
           // emulated jobs and timers: two at a time keeps 2 cores busy without starving either (Vitest's own
           // default there is one worker).
           maxWorkers: 2,
+          // Issue #9's least-privilege check, for the files of both projects: after a whole run, the RBAC in
+          // deploy/ must be exactly what the operator's calls across the suite needed
+          // (test/support/least-privilege-check.ts).
+          globalSetup: ['test/support/least-privilege-check.ts'],
         },
       },
       { extends: true, test: { name: 'operator-alone', include: alone, fileParallelism: false } },

@@ -6,6 +6,7 @@ import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
 import { createSharedInformers } from './runtime/shared-informers.ts';
+import { operatorUserAgent } from './user-agent.ts';
 
 export interface OperatorOptions {
   config: OperatorConfig;
@@ -51,7 +52,7 @@ function serviceAccountAuthorization(): string | undefined {
 export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const client = await createKubeClient(config.kubeconfig ? { kubeconfigPath: config.kubeconfig } : { fromDefault: true }, { userAgent: 'rayjob-operator' });
+  const client = await createKubeClient(config.kubeconfig ? { kubeconfigPath: config.kubeconfig } : { fromDefault: true }, { userAgent: operatorUserAgent });
   const identity = options.identity ?? `${hostname()}_${process.pid}`;
   // controller-runtime's endpoints: /metrics on --metrics-addr, /healthz and /readyz on --health-probe-bind-address
   // (ready once every informer has listed, a follower too: it must be able to take over warm).

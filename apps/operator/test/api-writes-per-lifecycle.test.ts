@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLogger } from '@rayjob/kube-runtime';
-import { kubeconfigYaml, startSandbox, type Sandbox } from '@rayjob/sandbox';
+import { kubeconfigYaml, startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyse, classify } from '../bench/support/api-writes.ts';
 import { startCountingProxy, type CountingProxy } from '../bench/support/counting-proxy.ts';
@@ -13,13 +13,15 @@ import { RAY_CRDS, sandboxImages } from '../src/dev/sandbox-images.ts';
 import { startOperator, type RunningOperator } from '../src/operator.ts';
 import { eventually } from './support/api.ts';
 import { createRayJob, rayJobManifest, SUBMITTER_IMAGE, waitForDeployment } from './support/env.ts';
+import { discoverPlurals, saveOperatorCalls } from './support/operator-calls.ts';
 
 let sandbox: Sandbox;
 let proxy: CountingProxy;
 let operator: RunningOperator;
+const audit: AuditEvent[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), node: { timing: { probeTimeScale: 0.2 } } });
+  sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), node: { timing: { probeTimeScale: 0.2 } }, apiServer: { audit: (e) => audit.push(e) } });
   const target = new URL(sandbox.url);
   proxy = await startCountingProxy({
     target: { host: target.hostname, port: Number(target.port) },
@@ -37,7 +39,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await operator?.stop();
   await proxy?.stop();
+  // Discovery while the sandbox serves (the CRDs may come with the test); the audit once it stopped.
+  const plurals = sandbox && await discoverPlurals(sandbox.url);
   await sandbox?.stop();
+  if (plurals) saveOperatorCalls(audit, plurals);
 });
 
 /** The operator's writes to one RayJob (and its /status), once the lifecycle has gone quiet. */

@@ -70,7 +70,11 @@ describe('deploy/', { timeout: 60_000 }, () => {
   it('singleNamespaceInstall: Roles only in the watched namespaces, and the operator watches just those', async () => {
     const objects = await template('singleNamespaceInstall=true', 'watchNamespace={team-a,team-b}', 'managedBy=rayjob.io/operator');
     expect(objects.filter((o) => o.kind === 'ClusterRole')).toEqual([]);
-    expect(objects.filter((o) => o.kind === 'Role' && !o.metadata.name.endsWith('leader-election')).map((o) => o.metadata.namespace)).toEqual(['team-a', 'team-b']);
+    const watched = objects.filter((o) => o.kind === 'Role' && !o.metadata.name.endsWith('leader-election'));
+    expect(watched.map((o) => o.metadata.namespace)).toEqual(['team-a', 'team-b']);
+    // The same rules as the ClusterRole the least-privilege check judges, only per namespace.
+    const clusterWide = (await template()).find((o) => o.kind === 'ClusterRole');
+    for (const role of watched) expect(sortedRules(role.rules)).toEqual(sortedRules(clusterWide.rules));
     const loaded = loadConfig(operatorArgs(objects), {});
     expect(loaded.ok === true && loaded.config).toMatchObject({ watchNamespaces: ['team-a', 'team-b'], managedBy: 'rayjob.io/operator', leaderElectionId: 'rayjob-operator-leader' });
   });

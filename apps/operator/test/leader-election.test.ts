@@ -2,13 +2,14 @@
 // the other takes over within the lease duration and carries on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually } from './support/api.ts';
+import { operatorNamespace } from './support/least-privilege.ts';
 import { createRayJob, rayJobManifest, startEnv, waitForDeployment, type Env } from './support/env.ts';
 
 const LEASE_MS = 4_000;
 const RETRY_MS = 500;
 let env: Env;
 beforeAll(async () => {
-  env = await startEnv(['--enable-leader-election=true', '--leader-election-namespace=default'], {
+  env = await startEnv(['--enable-leader-election=true', `--leader-election-namespace=${operatorNamespace}`], {
     identity: 'replica-a',
     leaderElection: { leaseDurationMs: LEASE_MS, renewDeadlineMs: 3_000, retryPeriodMs: RETRY_MS },
   });
@@ -21,7 +22,7 @@ describe('leader election', { timeout: 120_000 }, () => {
   it('one replica reconciles; a killed leader is replaced within the lease duration', async () => {
     await eventually('replica-a to lead', () => env.operator.isLeader());
     const b = await env.startOperator(undefined, 'replica-b');
-    const lease = (await api(env.url, 'GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/ray-operator-leader')).body;
+    const lease = (await api(env.url, 'GET', `/apis/coordination.k8s.io/v1/namespaces/${operatorNamespace}/leases/ray-operator-leader`)).body;
     expect(lease.spec.holderIdentity).toBe('replica-a');
 
     await createRayJob(env.url, rayJobManifest('le-one', { submissionMode: 'HTTPMode', entrypoint: 'echo one' }));

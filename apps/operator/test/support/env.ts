@@ -10,6 +10,8 @@ import { rayJobController, type RayJobControllerHandle } from '../../src/control
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import { operatorNamespace } from './least-privilege.ts';
+import { discoverPlurals, saveOperatorCalls } from './operator-calls.ts';
 import { startRayClusterStandIn, type StandIn } from './raycluster-standin.ts';
 
 export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
@@ -21,7 +23,8 @@ export interface Env {
   standIn: StandIn;
   operator: RunningOperator;
   rayjob: RayJobControllerHandle;
-  /** The API server's audit log: every request, the operator's among them (user agent rayjob-operator). */
+  /** The API server's audit log: every request, the operator's among them (user agent rayjob-operator, see
+   * operator-calls.ts; what it needed is recorded for the least-privilege check when the env stops). */
   audit: AuditEvent[];
   /** With `faultProxy`: the proxy every operator replica talks through. */
   proxy?: FaultProxy;
@@ -48,6 +51,8 @@ export interface EnvOptions {
 export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
   const audit: AuditEvent[] = [];
   const sandbox = await startSandbox({ crds: RAY_CRDS, images: sandboxImages({ submitterImages: [SUBMITTER_IMAGE] }), apiServer: { audit: (e) => audit.push(e) } });
+  // The operator's own namespace, as installed by deploy/ (its Lease lives there with --enable-leader-election).
+  await api(sandbox.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: operatorNamespace } });
   const standIn = startRayClusterStandIn(sandbox.url);
   const proxy = options.faultProxy ? await startFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
   const launch = async (args: string[], identity?: string) => {
@@ -90,7 +95,9 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
       await first.operator.stop();
       await proxy?.close();
       await standIn.stop();
+      const plurals = await discoverPlurals(sandbox.url);
       await sandbox.stop();
+      saveOperatorCalls(audit, plurals);
     },
   };
 }

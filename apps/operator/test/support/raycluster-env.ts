@@ -2,7 +2,7 @@
 // whose `ray start --address` registers worker nodes with the head. Probe timing is scaled down (KubeRay's
 // 10 s readiness delay becomes 2 s); the workers' wait-gcs-ready loop keeps its real 5 s period.
 import { createLogger } from '@rayjob/kube-runtime';
-import { startSandbox, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
+import { startSandbox, type AuditEvent, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
 import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
 import { rayClusterController } from '../../src/controllers/raycluster/index.ts';
@@ -11,6 +11,7 @@ import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import type { ControllerRegistration } from '../../src/controllers/types.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';
+import { discoverPlurals, saveOperatorCalls } from './operator-calls.ts';
 
 export const RAY_IMAGE = 'rayproject/ray:2.58.0';
 export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
@@ -33,7 +34,10 @@ export interface RayClusterEnvOptions {
 }
 
 export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Promise<RayClusterEnv> {
+  // The operator's calls are recorded for the least-privilege check (operator-calls.ts).
+  const audit: AuditEvent[] = [];
   const sandbox = await startSandbox({
+    apiServer: { audit: (e) => audit.push(e) },
     crds: RAY_CRDS,
     images: { ...sandboxImages({ submitterImages: [SUBMITTER_IMAGE], ...(options.realRay && { realRay: true }) }), ...(options.extraImages ?? {}) },
     // Real Ray keeps KubeRay's probe timing: a head whose agent takes minutes on a loaded machine would otherwise
@@ -72,7 +76,9 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
     controller: handle,
     async stop() {
       await operator.stop();
+      const plurals = await discoverPlurals(sandbox.url);
       await sandbox.stop();
+      saveOperatorCalls(audit, plurals);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { authSecretName, clusterHeadServiceName, tokenAuthEnabled, type RayCluster } from '@rayjob/core';
 import { createRayClient, type RayClient } from '@rayjob/ray-client';
+import { operatorUserAgent } from '../../user-agent.ts';
 
 /** How the operator reaches a cluster's dashboard (KubeRay §3.7). */
 export interface DashboardRoute {
@@ -76,6 +77,8 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
         const proxied = route.useKubernetesProxy && route.apiServer;
         const client = createRayClient({
           address: base,
+          // Through the service proxy these are API server requests: the audit log attributes them to the operator.
+          headers: { 'user-agent': operatorUserAgent },
           ...(auth.token !== undefined && { token: auth.token }),
           ...(proxied && route.apiServer?.authorization !== undefined && { apiServerAuthorization: route.apiServer.authorization }),
           ...(proxied && route.apiServer?.ca !== undefined && { tls: { ca: route.apiServer.ca } }),

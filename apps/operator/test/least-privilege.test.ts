@@ -1,0 +1,55 @@
+// The least-privilege verdict (issue #9) on small, hand-made needs and roles: it must fail on a missing rule, an
+// unused rule, a rule granted more broadly than the calls needed it, and a stale allow-list entry.
+import type { AuditEvent } from '@rayjob/sandbox';
+import { describe, expect, it } from 'vitest';
+import { leastPrivilegeVerdict } from './support/least-privilege.ts';
+import { grantsOf, neededPermissions, unionNeeds, type Need } from './support/rbac-derive.ts';
+
+const need = (permission: string, namespaces: string[]): Need => ({ permission, namespaces, calls: 1, example: 'x' });
+const clusterRole = (rules: object[]) => ({ kind: 'ClusterRole', metadata: { name: 'op' }, rules });
+const role = (namespace: string, rules: object[]) => ({ kind: 'Role', metadata: { name: 'op-le', namespace }, rules });
+const jobsRule = { apiGroups: ['batch'], resources: ['jobs'], verbs: ['list', 'watch'] };
+const leaseRule = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] };
+const watchJobs = [need('batch|jobs|list', ['']), need('batch|jobs|watch', [''])];
+const getLease = need('coordination.k8s.io|leases|get', ['ops']);
+
+describe('least-privilege verdict', () => {
+  it.each([
+    { name: 'passes when the roles grant exactly what was needed', needs: [...watchJobs, getLease], roles: [clusterRole([jobsRule]), role('ops', [leaseRule])], allow: [], failures: [] },
+    { name: 'fails on a needed permission no rule grants', needs: [...watchJobs, getLease], roles: [clusterRole([jobsRule])], allow: [], failures: ['t: missing coordination.k8s.io|leases|get in namespace ops (x)'] },
+    { name: 'fails on a granted permission nothing needed', needs: watchJobs, roles: [clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'delete'] }])], allow: [], failures: [expect.stringContaining('t: unused ClusterRole op: batch|jobs|delete')] },
+    { name: 'a Role does not grant a call across all namespaces', needs: [need('coordination.k8s.io|leases|get', [''])], roles: [role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('missing coordination.k8s.io|leases|get in all namespaces'), expect.stringContaining('unused Role ops/op-le')] },
+    { name: 'a Role does not grant a call in another namespace', needs: [need('coordination.k8s.io|leases|get', ['default'])], roles: [role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('missing coordination.k8s.io|leases|get in namespace default'), expect.stringContaining('unused Role ops/op-le')] },
+    { name: 'a rule also in the ClusterRole, where the namespace\'s Role covers its calls, is too broad', needs: [...watchJobs, getLease], roles: [clusterRole([jobsRule, leaseRule]), role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('unused ClusterRole op: coordination.k8s.io|leases|get')] },
+    { name: 'an allow-listed unused permission passes', needs: watchJobs, roles: [clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'delete'] }])], allow: [['batch|jobs|delete', 'a path']], failures: [] },
+    { name: 'an allow-listed permission the calls used is stale', needs: watchJobs, roles: [clusterRole([jobsRule])], allow: [['batch|jobs|watch', 'a path']], failures: [expect.stringContaining('stale allow-list entry batch|jobs|watch')] },
+    { name: 'an allow-listed permission no role grants is stale', needs: watchJobs, roles: [clusterRole([jobsRule])], allow: [['batch|jobs|delete', 'a path']], failures: [expect.stringContaining('stale allow-list entry batch|jobs|delete: t does not grant it')] },
+  ])('$name', ({ needs, roles, allow, failures }) => {
+    const verdict = leastPrivilegeVerdict(needs, { t: grantsOf(roles, 'ops') }, new Map(allow as [string, string][]));
+    expect(verdict.failures).toEqual(failures);
+  });
+});
+
+describe('needed permissions from audit events', () => {
+  const event = (verb: string, objectRef: AuditEvent['objectRef'], requestObject?: unknown): AuditEvent => ({
+    kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Request', auditID: 'a', stage: 'ResponseComplete', requestURI: '/x', verb,
+    ...(objectRef && { objectRef }), responseStatus: { code: 200 }, ...(requestObject !== undefined && { requestObject }), requestReceivedTimestamp: '', stageTimestamp: '',
+  });
+  const plurals = (group: string, kind: string) => (group === 'ray.io' && kind === 'RayJob' ? 'rayjobs' : undefined);
+
+  it('names the subresource, the namespace (or all of them) and the owner\'s finalizers a blockOwnerDeletion reference needs', () => {
+    const needs = neededPermissions([
+      event('watch', { resource: 'rayjobs', apiGroup: 'ray.io' }),
+      event('update', { resource: 'rayjobs', subresource: 'status', apiGroup: 'ray.io', namespace: 'a', name: 'j' }),
+      event('create', { resource: 'rayclusters', apiGroup: 'ray.io', namespace: 'b' }, { metadata: { ownerReferences: [{ apiVersion: 'ray.io/v1', kind: 'RayJob', blockOwnerDeletion: true }] } }),
+      event('get', undefined),
+    ], plurals);
+    expect(needs.map((n) => [n.permission, n.namespaces])).toEqual([
+      ['ray.io|rayclusters|create', ['b']],
+      ['ray.io|rayjobs/finalizers|update', ['b']],
+      ['ray.io|rayjobs/status|update', ['a']],
+      ['ray.io|rayjobs|watch', ['']],
+    ]);
+    expect(unionNeeds([needs, [need('ray.io|rayjobs|watch', ['c'])]]).find((n) => n.permission === 'ray.io|rayjobs|watch')).toMatchObject({ namespaces: ['', 'c'], calls: 2 });
+  });
+});

@@ -1,0 +1,59 @@
+// The verdict of the least-privilege check: the union of the operator's needs over the whole integration suite
+// against each shipped RBAC (the Helm chart, the kustomize base). A needed permission no rule grants fails it, and
+// so does a granted one no call needed, unless a path the suite cannot reach is its only user (the allow-list
+// below, each entry with that path). An allow-listed permission the suite did use is a stale entry and fails too.
+import { compareWithGrants, permissionOf, type Grant, type Need, type Permission } from './rbac-derive.ts';
+
+/** The namespace the operator is installed in and holds its Lease in: the chart's and the kustomize base's. */
+export const operatorNamespace = 'rayjob-system';
+
+/** What one test file's sandbox recorded (operator-calls.ts). */
+export interface OperatorCallRecord {
+  /** The test file, relative to apps/operator. */
+  file: string;
+  needs: Need[];
+}
+
+/** Permissions only paths no integration test takes use, each with that path. */
+export const unreachedBySuite: ReadonlyMap<Permission, string> = new Map([
+  ['ray.io|rayjobs|get', 'reads one RayJob after a conflict, outside the cache'],
+  ['ray.io|rayjobs|delete', 'DELETE_RAYJOB_CR_AFTER_JOB_FINISHES / deletionStrategy DeleteSelf'],
+  ['ray.io|rayclusters|get', 'adopting a RayCluster after a 409 on create'],
+  ['ray.io|rayclusters|update', 'clusterSelector / suspend changes written to a RayCluster'],
+  ['batch|jobs|get', 'adopting a submitter Job after a 409 on create'],
+  ['batch|jobs|delete', 'deletionStrategy DeleteWorkers/DeleteCluster and suspend'],
+  ['|pods|get', 'reading a head pod outside the cache'],
+  ['|pods|patch', 'RayCluster controller: annotating pods (workersToDelete)'],
+  ['|pods|delete', 'RayCluster controller: scale down, workersToDelete, head restart'],
+  ['|services|get', 'adopting a Service after a 409 on create'],
+  ['|services|update', 'a head Service whose spec drifted'],
+  ['|secrets|get', 'token auth (authOptions.mode token): the cluster\'s auth Secret'],
+  ['|secrets|create', 'token auth: the RayCluster controller creates the Secret'],
+  ['|services/proxy|get', '--use-kubernetes-proxy: dashboard GETs through the API server'],
+  ['|services/proxy|create', '--use-kubernetes-proxy: job submission (POST) through the API server'],
+  ['events.k8s.io|events|patch', 'a repeated event (count bumped)'],
+]);
+
+export interface Verdict {
+  /** Empty when the shipped RBAC is exactly what the suite needed (plus the allow-list). */
+  failures: string[];
+  summary: string;
+}
+
+export function leastPrivilegeVerdict(needs: Need[], shipped: Record<string, Grant[]>, allowList: ReadonlyMap<Permission, string> = unreachedBySuite): Verdict {
+  const failures: string[] = [];
+  const needed = new Set(needs.map((n) => n.permission));
+  for (const [where, grants] of Object.entries(shipped)) {
+    const { missing, unused } = compareWithGrants(needs, grants);
+    for (const m of missing) failures.push(`${where}: missing ${m}`);
+    for (const u of unused.filter((e) => !allowList.has(permissionOf(e)))) failures.push(`${where}: unused ${u} (no call of the suite needed it: remove it, or add the path that needs it to the allow-list with a reason)`);
+  }
+  for (const [p, path] of allowList) {
+    if (needed.has(p)) failures.push(`stale allow-list entry ${p} ("${path}"): the suite used it, so it is checked like the others now; remove the entry`);
+    for (const [where, grants] of Object.entries(shipped)) {
+      if (!grants.some((g) => g.permissions.has(p))) failures.push(`stale allow-list entry ${p}: ${where} does not grant it; remove the entry`);
+    }
+  }
+  const summary = `${needed.size} permissions needed by the operator's calls across the suite; ${allowList.size} allow-listed as unreached`;
+  return { failures, summary };
+}
