@@ -25,8 +25,16 @@ describe('least-privilege verdict', () => {
     { name: 'an allow-listed permission the calls used is stale', needs: watchJobs, roles: [clusterRole([jobsRule])], allow: [['batch|jobs|watch', 'a path']], failures: [expect.stringContaining('stale allow-list entry batch|jobs|watch')] },
     { name: 'an allow-listed permission no role grants is stale', needs: watchJobs, roles: [clusterRole([jobsRule])], allow: [['batch|jobs|delete', 'a path']], failures: [expect.stringContaining('stale allow-list entry batch|jobs|delete: t does not grant it')] },
   ])('$name', ({ needs, roles, allow, failures }) => {
-    const verdict = leastPrivilegeVerdict(needs, { t: grantsOf(roles, 'ops') }, new Map(allow as [string, string][]));
+    const verdict = leastPrivilegeVerdict(needs, { t: grantsOf(roles, 'ops') }, new Map(allow as [string, string][]), new Map());
     expect(verdict.failures).toEqual(failures);
+  });
+
+  it('a permission reached only by a race passes used or unused, but not when no role grants it', () => {
+    const grants = { t: grantsOf([clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'get'] }])], 'ops') };
+    const raced = new Map([['batch|jobs|get', 'a race']]);
+    expect(leastPrivilegeVerdict(watchJobs, grants, new Map(), raced).failures).toEqual([]);
+    expect(leastPrivilegeVerdict([...watchJobs, need('batch|jobs|get', ['a'])], grants, new Map(), raced).failures).toEqual([]);
+    expect(leastPrivilegeVerdict(watchJobs, { t: grantsOf([clusterRole([jobsRule])], 'ops') }, new Map(), raced).failures).toEqual([expect.stringContaining('stale race entry batch|jobs|get')]);
   });
 });
 

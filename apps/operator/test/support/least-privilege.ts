@@ -18,20 +18,25 @@ export interface OperatorCallRecord {
 export const unreachedBySuite: ReadonlyMap<Permission, string> = new Map([
   ['ray.io|rayjobs|get', 'reads one RayJob after a conflict, outside the cache'],
   ['ray.io|rayjobs|delete', 'DELETE_RAYJOB_CR_AFTER_JOB_FINISHES / deletionStrategy DeleteSelf'],
-  ['ray.io|rayclusters|get', 'adopting a RayCluster after a 409 on create'],
   ['ray.io|rayclusters|update', 'clusterSelector / suspend changes written to a RayCluster'],
   ['batch|jobs|get', 'adopting a submitter Job after a 409 on create'],
   ['batch|jobs|delete', 'deletionStrategy DeleteWorkers/DeleteCluster and suspend'],
   ['|pods|get', 'reading a head pod outside the cache'],
-  ['|pods|patch', 'RayCluster controller: annotating pods (workersToDelete)'],
-  ['|pods|delete', 'RayCluster controller: scale down, workersToDelete, head restart'],
+  ['|pods|patch', 'RayCluster controller: annotating the head pod (annotateHeadPod)'],
   ['|services|get', 'adopting a Service after a 409 on create'],
   ['|services|update', 'a head Service whose spec drifted'],
   ['|secrets|get', 'token auth (authOptions.mode token): the cluster\'s auth Secret'],
   ['|secrets|create', 'token auth: the RayCluster controller creates the Secret'],
   ['|services/proxy|get', '--use-kubernetes-proxy: dashboard GETs through the API server'],
   ['|services/proxy|create', '--use-kubernetes-proxy: job submission (POST) through the API server'],
-  ['events.k8s.io|events|patch', 'a repeated event (count bumped)'],
+]);
+
+/**
+ * Permissions the suite reaches only when a race goes one way (used in some runs, not in others), each with the
+ * race: neither unused nor stale when unused. Kept short: a deterministic test is better.
+ */
+export const reachedByRace: ReadonlyMap<Permission, string> = new Map([
+  ['ray.io|rayclusters|get', 'api-faults\' lost create answer: a GET to adopt after the retried create\'s 409, unless the informer showed the cluster before the retry'],
 ]);
 
 export interface Verdict {
@@ -40,20 +45,26 @@ export interface Verdict {
   summary: string;
 }
 
-export function leastPrivilegeVerdict(needs: Need[], shipped: Record<string, Grant[]>, allowList: ReadonlyMap<Permission, string> = unreachedBySuite): Verdict {
+export function leastPrivilegeVerdict(needs: Need[], shipped: Record<string, Grant[]>, allowList: ReadonlyMap<Permission, string> = unreachedBySuite, raced: ReadonlyMap<Permission, string> = reachedByRace): Verdict {
   const failures: string[] = [];
   const needed = new Set(needs.map((n) => n.permission));
   for (const [where, grants] of Object.entries(shipped)) {
     const { missing, unused } = compareWithGrants(needs, grants);
     for (const m of missing) failures.push(`${where}: missing ${m}`);
-    for (const u of unused.filter((e) => !allowList.has(permissionOf(e)))) failures.push(`${where}: unused ${u} (no call of the suite needed it: remove it, or add the path that needs it to the allow-list with a reason)`);
+    for (const u of unused.filter((e) => !allowList.has(permissionOf(e)) && !raced.has(permissionOf(e)))) failures.push(`${where}: unused ${u} (no call of the suite needed it: remove it, or add the path that needs it to the allow-list with a reason)`);
   }
   for (const [p, path] of allowList) {
+    if (raced.has(p)) failures.push(`${p} is both allow-listed as unreached and as reached by a race; keep one`);
     if (needed.has(p)) failures.push(`stale allow-list entry ${p} ("${path}"): the suite used it, so it is checked like the others now; remove the entry`);
     for (const [where, grants] of Object.entries(shipped)) {
       if (!grants.some((g) => g.permissions.has(p))) failures.push(`stale allow-list entry ${p}: ${where} does not grant it; remove the entry`);
     }
   }
-  const summary = `${needed.size} permissions needed by the operator's calls across the suite; ${allowList.size} allow-listed as unreached`;
+  for (const [p] of raced) {
+    for (const [where, grants] of Object.entries(shipped)) {
+      if (!grants.some((g) => g.permissions.has(p))) failures.push(`stale race entry ${p}: ${where} does not grant it; remove the entry`);
+    }
+  }
+  const summary = `${needed.size} permissions needed by the operator's calls across the suite; ${allowList.size} allow-listed as unreached, ${raced.size} as reached by a race`;
   return { failures, summary };
 }
