@@ -80,7 +80,8 @@ export default function setup(project: TestProject): () => Promise<void> {
       return;
     }
     // "FAIL " lines: what CI repeats at the end of its log. The records stay for a look.
-    console.error([`FAIL least-privilege RBAC check (${verdict.summary}; records in ${runDir} from ${files.join(', ')}):`, ...verdict.failures.map((f) => `  ${f}`)].join('\n'));
+    const usedBy = needs.map((n) => `  ${n.permission} (${n.namespaces.map((ns) => ns || '*').join(',')}): ${records.filter((r) => r.needs.some((m) => m.permission === n.permission)).map((r) => r.file).join(', ')}`);
+    console.error([`FAIL least-privilege RBAC check (${verdict.summary}; records in ${runDir}):`, ...verdict.failures.map((f) => `  ${f}`), 'what each test file needed:', ...usedBy].join('\n'));
     throw new Error(`least-privilege RBAC check failed: ${verdict.failures.length} problem(s), listed above`);
   };
 }

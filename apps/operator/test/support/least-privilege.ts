@@ -23,10 +23,7 @@ export const unreachedBySuite: ReadonlyMap<Permission, string> = new Map([
   ['batch|jobs|delete', 'deletionStrategy DeleteWorkers/DeleteCluster and suspend'],
   ['|pods|get', 'reading a head pod outside the cache'],
   ['|pods|patch', 'RayCluster controller: annotating the head pod (annotateHeadPod)'],
-  ['|services|get', 'adopting a Service after a 409 on create'],
   ['|services|update', 'a head Service whose spec drifted'],
-  ['|secrets|get', 'token auth (authOptions.mode token): the cluster\'s auth Secret'],
-  ['|secrets|create', 'token auth: the RayCluster controller creates the Secret'],
   ['|services/proxy|get', '--use-kubernetes-proxy: dashboard GETs through the API server'],
   ['|services/proxy|create', '--use-kubernetes-proxy: job submission (POST) through the API server'],
 ]);
@@ -36,6 +33,7 @@ export const unreachedBySuite: ReadonlyMap<Permission, string> = new Map([
  * race: neither unused nor stale when unused. Kept short: a deterministic test is better.
  */
 export const reachedByRace: ReadonlyMap<Permission, string> = new Map([
+  ['|services|get', 'adopting a head Service after a 409 on create: only when a create is retried before the informer showed the first (helm-install, under load)'],
   ['ray.io|rayclusters|get', 'api-faults\' lost create answer: a GET to adopt after the retried create\'s 409, unless the informer showed the cluster before the retry'],
 ]);
 
