@@ -46,6 +46,8 @@ export interface EnvOptions {
   identity?: string;
   /** Operators reach the API server through a fault proxy (env.proxy). */
   faultProxy?: boolean;
+  /** Environment variables the operators read (KubeRay's), beside testEnvVars. */
+  envVars?: Record<string, string>;
 }
 
 export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
@@ -56,7 +58,7 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
   const standIn = startRayClusterStandIn(sandbox.url);
   const proxy = options.faultProxy ? await startFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
   const launch = async (args: string[], identity?: string) => {
-    const loaded = loadConfig([...baseArgv, '--kubeconfig', proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, ...args], testEnvVars);
+    const loaded = loadConfig([...baseArgv, '--kubeconfig', proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, ...args], { ...testEnvVars, ...options.envVars });
     if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
     const registration = rayJobController({ runningPollSeconds: 30 });
     let handle: RayJobControllerHandle | undefined;

@@ -17,15 +17,12 @@ export interface OperatorCallRecord {
 /** Permissions only paths no integration test takes use, each with that path. */
 export const unreachedBySuite: ReadonlyMap<Permission, string> = new Map([
   ['ray.io|rayjobs|get', 'reads one RayJob after a conflict, outside the cache'],
-  ['ray.io|rayjobs|delete', 'DELETE_RAYJOB_CR_AFTER_JOB_FINISHES / deletionStrategy DeleteSelf'],
   ['ray.io|rayclusters|update', 'clusterSelector / suspend changes written to a RayCluster'],
   ['batch|jobs|get', 'adopting a submitter Job after a 409 on create'],
   ['batch|jobs|delete', 'deletionStrategy DeleteWorkers/DeleteCluster and suspend'],
   ['|pods|get', 'reading a head pod outside the cache'],
   ['|pods|patch', 'RayCluster controller: annotating the head pod (annotateHeadPod)'],
   ['|services|update', 'a head Service whose spec drifted'],
-  ['|services/proxy|get', '--use-kubernetes-proxy: dashboard GETs through the API server'],
-  ['|services/proxy|create', '--use-kubernetes-proxy: job submission (POST) through the API server'],
 ]);
 
 /**
