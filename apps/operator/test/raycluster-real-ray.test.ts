@@ -19,7 +19,8 @@
 // restarts it (10 s, 20 s, ... back-off). Workers then take longer, the head no longer crash-loops.
 // Measured (nice 10): unpinned, at load ~3 the suite took ~70 s with no restarts, and at load 15-25 the head
 // crash-looped 4 times in 9 minutes (never ready); pinned, at load 35-41 the head did not restart, the workers
-// restarted 1-2 times each, ready took 211 s and a replacement worker needed more than 150 s.
+// restarted 1-2 times each, ready took 211 s and a replacement worker needed more than 150 s; at load 16-26 the
+// suite took 165 s (ready 93 s, head 0 restarts, one worker restart).
 import { findRealRayBin } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
