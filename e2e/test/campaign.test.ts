@@ -9,7 +9,7 @@ import { stateHostDir } from '../src/scenario/manifests.ts';
 
 /** Fixed seeds: between them every submission mode, job faults, API faults and an operator restart. */
 const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
-const concurrency = 6;
+const concurrency = seeds.length;
 
 let campaign: CampaignResult;
 
@@ -32,6 +32,10 @@ describe('fault campaign (CI seeds)', () => {
     const kinds = new Set(plans.flatMap((p) => p.faults.map((f) => f.fault.kind)));
     expect([...modes].sort()).toEqual(['HTTPMode', 'K8sJobMode', 'SidecarMode']);
     expect([...kinds].sort(), plans.map((p) => `${p.seed}: ${p.faults.map((f) => describeFault(f.fault)).join(',')}`).join('\n')).toEqual(['api', 'job', 'operator']);
+  });
+
+  it('the operator never exited on its own', () => {
+    expect(campaign.operatorCrashes).toEqual([]);
   });
 
   it.each(seeds)('seed %i ends with no wrong outcome', (seed) => {

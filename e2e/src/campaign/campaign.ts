@@ -1,5 +1,6 @@
 // A campaign: seeds run concurrently on one sandbox (our operator behind the API fault proxy), each judged by
 // the rules in judge.ts. Shared by `npm run campaign` and the CI-sized test so both run the same code.
+import { preparePodPrograms } from '../drivers/pod-programs.ts';
 import { startSandboxDriver } from '../drivers/sandbox-driver.ts';
 import { createLimit } from '../run/limit.ts';
 import { runSeed, type SeedResult } from './run-seed.ts';
@@ -9,6 +10,8 @@ export interface CampaignOptions {
   seeds: readonly number[];
   concurrency: number;
   operatorRestarts: boolean;
+  /** Keep the sandbox folder here (the operator's and the pods' logs) instead of a temporary one. */
+  dir?: string;
   /** Called as each seed ends, in the order they end. */
   onSeed?: (result: SeedResult, done: number) => void;
 }
@@ -19,6 +22,8 @@ export interface CampaignResult {
   minutes: number;
   seedsPerMinute: number;
   apiFaultsInjected: unknown;
+  /** The operator's exits nobody asked for (each one a bug, whatever the seeds say). */
+  operatorCrashes: string[];
 }
 
 /** The one-line command that replays a seed alone. */
@@ -35,7 +40,13 @@ export function describeFailure(result: SeedResult): string {
 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const started = Date.now();
-  const driver = await startSandboxDriver({ apiFaults: true });
+  const programs = await preparePodPrograms();
+  // KubeRay's reconcileConcurrency (default 1): one operator serves every seed at once, as a busy cluster's would.
+  const operatorArgs = [`--reconcile-concurrency=${Math.min(8, Math.max(1, options.concurrency))}`];
+  const driver = await startSandboxDriver({ apiFaults: true, podPrograms: programs, operatorArgs, ...(options.dir !== undefined && { dir: options.dir }) }).catch(async (error: unknown) => {
+    await programs.remove();
+    throw error;
+  });
   try {
     const proxy = driver.proxy;
     if (!proxy) throw new Error('the API fault proxy did not start');
@@ -57,8 +68,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       minutes,
       seedsPerMinute: results.length / minutes,
       apiFaultsInjected: proxy.injected(),
+      operatorCrashes: driver.operator.crashes(),
     };
   } finally {
     await driver.close();
+    await programs.remove();
   }
 }

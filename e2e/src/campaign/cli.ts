@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { replayCommand, runCampaign } from './campaign.ts';
 import type { SeedResult } from './run-seed.ts';
 
-const usage = 'usage: npm run campaign -- [--seeds N] [--first S] [--concurrency C] [--no-operator-restarts] | --seed S';
+const usage = 'usage: npm run campaign -- [--seeds N] [--first S] [--concurrency C] [--no-operator-restarts] [--dir D] | --seed S';
 
 function fail(message: string): never {
   process.stderr.write(`campaign: ${message}\n${usage}\n`);
@@ -25,7 +25,7 @@ try {
   ({ values } = parseArgs({
     options: {
       seeds: { type: 'string' }, first: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' },
-      'no-operator-restarts': { type: 'boolean' }, help: { type: 'boolean' },
+      'no-operator-restarts': { type: 'boolean' }, dir: { type: 'string' }, help: { type: 'boolean' },
     },
     strict: true,
   }));
@@ -39,7 +39,7 @@ if (values.help) {
 const single = values.seed === undefined ? undefined : positiveInt('seed', values.seed as string, 0);
 const first = single ?? positiveInt('first', values.first as string | undefined, 1);
 const count = single === undefined ? positiveInt('seeds', values.seeds as string | undefined, 10) : 1;
-const concurrency = Math.max(1, positiveInt('concurrency', values.concurrency as string | undefined, 6));
+const concurrency = Math.max(1, positiveInt('concurrency', values.concurrency as string | undefined, 12));
 const operatorRestarts = values['no-operator-restarts'] !== true;
 
 const failures: SeedResult[] = [];
@@ -47,9 +47,11 @@ const campaign = await runCampaign({
   seeds: Array.from({ length: count }, (_, i) => first + i),
   concurrency,
   operatorRestarts,
+  ...(typeof values.dir === 'string' && { dir: values.dir }),
   onSeed: (result, done) => {
     const verdict = result.problems.length === 0 ? 'ok' : `WRONG: ${result.problems.join('; ')}`;
-    process.stdout.write(`seed ${result.seed} (${done}/${count}, ${result.seconds.toFixed(0)} s): ${verdict}\n`);
+    const phases = Object.entries(result.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+    process.stdout.write(`seed ${result.seed} (${done}/${count}, ${result.seconds.toFixed(0)} s: ${phases}): ${verdict}\n`);
     if (result.problems.length > 0 || single !== undefined) process.stdout.write(`${result.events.map((e) => `  ${e}`).join('\n')}\n`);
     if (result.problems.length > 0) {
       failures.push(result);
@@ -61,4 +63,5 @@ process.stdout.write(
   `campaign: ${campaign.results.length} seeds, ${failures.length} wrong outcome(s), ${campaign.minutes.toFixed(1)} min (${campaign.seedsPerMinute.toFixed(1)} seeds/min, concurrency ${concurrency}); API faults injected: ${JSON.stringify(campaign.apiFaultsInjected)}\n`,
 );
 if (failures.length > 0) process.stdout.write(`failing seeds: ${failures.map((f) => f.seed).join(' ')}\n`);
-process.exitCode = failures.length === 0 ? 0 : 1;
+for (const crash of campaign.operatorCrashes) process.stdout.write(`WRONG: ${crash}\n`);
+process.exitCode = failures.length === 0 && campaign.operatorCrashes.length === 0 ? 0 : 1;

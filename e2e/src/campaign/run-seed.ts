@@ -22,7 +22,12 @@ export interface SeedResult {
   problems: string[];
   events: string[];
   seconds: number;
+  /** Seconds from the apply to each milestone the seed reached (where its time went). */
+  phases: Partial<Record<SeedPhase, number>>;
 }
+
+/** A seed's milestones, in order: its cluster's head serves, its job prints, it ends, its objects are gone. */
+export type SeedPhase = 'clusterCreated' | 'headCreated' | 'headRunning' | 'jobStarted' | 'terminal' | 'judged' | 'cleanedUp';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const terminal = new Set(['Complete', 'Failed']);
@@ -58,6 +63,8 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
   const record: SeedRecord = { rayStatuses: [], submissionsByCluster: new Map(), agentKilled: false, leaked: [], reachedTerminal: false };
   const pending = [...plan.faults];
   const problems: string[] = [];
+  const phases: SeedResult['phases'] = {};
+  const reached = (phase: SeedPhase) => { phases[phase] ??= (Date.now() - start) / 1000; };
   try {
     await ctx.driver.createNamespace(namespace);
     await ctx.driver.apply(rayJobManifest(namespace, name, plan.shape));
@@ -69,12 +76,26 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
     /** The head pod that last answered for the job. */
     let rayHead: string | undefined;
     while (Date.now() < until) {
-      const o = await observe(ctx.driver, namespace, name, start);
+      // Progress (from the logs) only times the faults: once they all fired, the logs need not be read.
+      const o = await observe(ctx.driver, namespace, name, start, Date.now, { logs: pending.length > 0 }).catch((error: unknown) => {
+        // One look that failed (a request timed out on a loaded machine) is no verdict: look again.
+        note(`look failed: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+      if (o === undefined) {
+        await sleep(1000);
+        continue;
+      }
       record.final = o;
       if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
       if (o.rayStatus !== undefined) rayHead = o.headPod;
       if (o.cluster && o.submissions !== undefined) record.submissionsByCluster.set(o.cluster, Math.max(record.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
+      if (o.clusterExists) reached('clusterCreated');
+      if (o.headPod !== undefined) reached('headCreated');
+      if (o.headPhase === 'Running') reached('headRunning');
+      if (o.progress > 0) reached('jobStarted');
       if (terminal.has(o.deploymentStatus)) {
+        reached('terminal');
         record.reachedTerminal = true;
         note(`terminal ${o.deploymentStatus}/${o.jobStatus} ${o.reason}`);
         break;
@@ -100,10 +121,12 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
         if (next.fault.kind === 'job' && next.fault.fault === 'killDashboardAgent') record.agentKilled = true;
         await fire(ctx, next.fault, o, namespace, name).catch((error: unknown) => note(`fault not applied: ${(error as Error).message}`));
       }
-      await sleep(500);
+      // Twice a step while a fault waits for its step; once a second after (Ray's statuses change no faster).
+      await sleep(pending.length > 0 ? 500 : 1000);
     }
-    // Let a stop reach Ray before judging "no live job under a Failed RayJob".
-    if (record.final?.deploymentStatus === 'Failed') {
+    // Let a stop reach Ray before judging "no live job under a Failed RayJob" (not after the agent died: its job's
+    // RUNNING is frozen for good, and the judge does not count it as live).
+    if (record.final?.deploymentStatus === 'Failed' && !record.agentKilled) {
       // A head lost mid-job comes back without the job (no GCS FT): a 404 from the running head means the job is gone.
       for (let i = 0; i < 30; i += 1) {
         const o = await observe(ctx.driver, namespace, name, start);
@@ -114,15 +137,17 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
         await sleep(1000);
       }
     }
+    reached('judged');
     // The RayJob alone is deleted: its finalizer, owner references and the operator must take the rest.
     await ctx.driver.remove('rayjobs', namespace, name);
     record.leaked = await leftovers(ctx.driver, namespace);
+    reached('cleanedUp');
     await ctx.driver.deleteNamespace(namespace).catch(() => {});
   } catch (error) {
     problems.push(`driver error: ${error instanceof Error ? error.message : String(error)}`);
   }
   problems.push(...judgeSeed(record));
-  return { seed: plan.seed, problems, events, seconds: (Date.now() - start) / 1000 };
+  return { seed: plan.seed, problems, events, seconds: (Date.now() - start) / 1000, phases };
 }
 
 /** What is still in the namespace 60 s after the RayJob was deleted (bounded), by kind and name. */

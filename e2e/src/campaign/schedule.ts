@@ -46,6 +46,7 @@ export function planSeed(seed: number, options: { operatorRestarts?: boolean } =
     mode: mode as Exclude<SubmissionMode, 'InteractiveMode'>,
     steps,
     stepSeconds: 0.5,
+    promptHeadReadiness: true,
     ...(random() < 0.2 && { exitCode: 1 }),
     ...(random() < 0.3 && { shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0 }),
     ...(mode === 'K8sJobMode' && { submitterBackoffLimit: Math.floor(random() * 3) }),

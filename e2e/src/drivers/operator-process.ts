@@ -20,10 +20,14 @@ export interface OperatorProcess {
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
   running(): boolean;
+  /** Exits nobody asked for (a crash), with when and how: a campaign reports them, they are bugs. */
+  crashes(): string[];
 }
 
 export function operatorProcess(options: OperatorProcessOptions): OperatorProcess {
   let child: ChildProcess | undefined;
+  let stopping: ChildProcess | undefined;
+  const crashes: string[] = [];
   const log = createWriteStream(options.logFile, { flags: 'a' });
   return {
     start() {
@@ -39,7 +43,11 @@ export function operatorProcess(options: OperatorProcessOptions): OperatorProces
         ...(options.submitterImage ? [`--submitter-image=${options.submitterImage}`] : []),
         ...(options.extraArgs ?? []),
       ];
-      child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+      const started = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+      child = started;
+      started.once('exit', (code, signal) => {
+        if (stopping !== started) crashes.push(`${new Date().toISOString()} the operator exited (code ${code ?? '-'}, signal ${signal ?? '-'}) without being stopped`);
+      });
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
     },
@@ -47,11 +55,13 @@ export function operatorProcess(options: OperatorProcessOptions): OperatorProces
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      stopping = running;
       running.kill('SIGTERM');
       const timer = setTimeout(() => running.kill('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);
     },
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    crashes: () => [...crashes],
   };
 }

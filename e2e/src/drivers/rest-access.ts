@@ -3,7 +3,7 @@
 // observing a dozen concurrent scenarios through `kubectl` processes would load 2 cores more than the
 // scenarios themselves.
 import { readFileSync } from 'node:fs';
-import { Agent, fetch } from 'undici';
+import { Agent } from 'undici';
 import { parse } from 'yaml';
 import type { DashboardAnswer, KubeObject, Resource } from './types.ts';
 
@@ -55,15 +55,20 @@ export function restAccessFromKubeconfig(kubeconfigPath: string, timeoutMs = 10_
   });
   const headers: Record<string, string> = user.token ? { authorization: `Bearer ${user.token}` } : {};
 
+  const origin = new URL(cluster.server);
+  const base = origin.pathname.replace(/\/$/, '');
+  // The dispatcher's own request, not WHATWG fetch: a campaign makes thousands of these a minute, and fetch's
+  // streams cost several times the CPU for the same exchange.
   const request: RestAccess['request'] = async (method, path, body, contentType = 'application/json') => {
-    const response = await fetch(`${cluster.server}${path}`, {
-      method,
-      dispatcher,
+    const response = await dispatcher.request({
+      origin: origin.origin,
+      path: `${base}${path}`,
+      method: method as 'GET',
       headers: { ...headers, ...(body !== undefined && { 'content-type': contentType }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: response.status, text: await response.text() };
+    return { status: response.statusCode, text: await response.body.text() };
   };
   return {
     request,

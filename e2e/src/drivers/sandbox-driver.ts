@@ -11,7 +11,7 @@ import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
 import { killPodProcesses, rayProcessPatterns } from './pod-processes.ts';
 import { resourcePath, restAccessFromKubeconfig, type RestAccess } from './rest-access.ts';
-import { scenarioImages } from './sandbox-images.ts';
+import { scenarioImages, type ScenarioImageOptions } from './sandbox-images.ts';
 import type { Driver, FaultTarget, KubeObject, Resource } from './types.ts';
 
 const crds = ['ray.io_rayjobs.yaml', 'ray.io_rayclusters.yaml'].map((f) => fileURLToPath(new URL(`../../../packages/core/crds/${f}`, import.meta.url)));
@@ -33,6 +33,8 @@ export interface SandboxDriverOptions {
   realRayBin?: string;
   /** The node's settings (probe timing, the environment every pod process starts with). */
   node?: SandboxOptions['node'];
+  /** Pod programs that start cheaper (the submitter bundle, a compile cache): for runs with many pods. */
+  podPrograms?: ScenarioImageOptions;
 }
 
 export interface SandboxDriver extends Driver {
@@ -48,13 +50,18 @@ async function expectOk(what: string, result: Promise<{ status: number; text: st
 }
 
 export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
-  const images = scenarioImages();
+  const images = scenarioImages(undefined, options.podPrograms);
   if (options.realRayBin !== undefined) images['rayproject/ray'] = realRayImage({ rayBin: options.realRayBin });
   // The operator's kubeconfig is the API server's (known once it answers) or the fault proxy's (known once the
   // sandbox is up). Without the proxy the operator starts alongside the node and controllers, not after them.
   let early: OperatorProcess | undefined;
   const startOperator = (kubeconfigPath: string, logFile: string): OperatorProcess => {
-    const started = operatorProcess({ kubeconfigPath, logFile, ...(options.operatorArgs && { extraArgs: options.operatorArgs }) });
+    const started = operatorProcess({
+      kubeconfigPath,
+      logFile,
+      ...(options.operatorArgs && { extraArgs: options.operatorArgs }),
+      ...(options.podPrograms?.compileCache !== undefined && { env: { NODE_COMPILE_CACHE: options.podPrograms.compileCache } }),
+    });
     started.start();
     return started;
   };

@@ -17,14 +17,25 @@ export const imageRepository = (image: string): string => {
   return colon > noDigest.lastIndexOf('/') ? noDigest.slice(0, colon) : noDigest;
 };
 
-export function scenarioImages(submitterImage = DEFAULT_SUBMITTER_IMAGE): ImageCatalog {
+export interface ScenarioImageOptions {
+  /** Run the submitter from this bundle (dist/submitter.mjs, as the image does) instead of from source. */
+  submitterBundle?: string;
+  /** NODE_COMPILE_CACHE for the node programs in pods (the submitter image has one). */
+  compileCache?: string;
+}
+
+export function scenarioImages(submitterImage = DEFAULT_SUBMITTER_IMAGE, options: ScenarioImageOptions = {}): ImageCatalog {
   const node = process.execPath;
+  const submitter = options.submitterBundle ?? submitterMain;
+  const cacheEnv: Record<string, string> = options.compileCache === undefined ? {} : { NODE_COMPILE_CACHE: options.compileCache };
+  const ray = rayEmulatorImage({ emulatorCli, node, jobCommand: [node, submitter] });
   return {
-    'rayproject/ray': rayEmulatorImage({ emulatorCli, node, jobCommand: [node, submitterMain] }),
+    'rayproject/ray': { ...ray, env: { ...ray.env, ...cacheEnv } },
     [imageRepository(submitterImage)]: {
       entrypoint: ['/submitter'],
-      // The image's /submitter execs node on the bundle; here node runs the source.
-      rewrite: (argv) => (argv[0] === '/submitter' ? [node, submitterMain, ...argv.slice(1)] : argv),
+      env: cacheEnv,
+      // The image's /submitter execs node on the bundle; here node runs the source (or a bundle built from it).
+      rewrite: (argv) => (argv[0] === '/submitter' ? [node, submitter, ...argv.slice(1)] : argv),
     },
   };
 }

@@ -64,7 +64,12 @@ function lastStep(logs: string): { step: number; of: number } {
   return { step, of };
 }
 
-export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now): Promise<Observation> {
+export interface ObserveOptions {
+  /** Read the job's logs for its progress (default true); a watcher with no use for progress saves the read. */
+  logs?: boolean;
+}
+
+export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now, options: ObserveOptions = {}): Promise<Observation> {
   // One round of reads at once (each scenario has its namespace to itself): through kubectl every read is a
   // process that takes a while on a loaded machine, so a look must not be a chain of them.
   const [rayJob, clusters, pods] = await Promise.all([
@@ -121,7 +126,7 @@ export async function observe(driver: Driver, namespace: string, name: string, s
     const [list, job, logs] = await Promise.all([
       driver.dashboard(namespace, service, '/api/jobs/'),
       observation.jobId === '' ? undefined : driver.dashboard(namespace, service, jobPath),
-      observation.jobId === '' ? undefined : driver.dashboard(namespace, service, `${jobPath}/logs`),
+      observation.jobId === '' || options.logs === false ? undefined : driver.dashboard(namespace, service, `${jobPath}/logs`),
     ]);
     if (list?.status === 200) {
       try {

@@ -33,8 +33,14 @@ function rayContainer(name: string) {
  */
 export const stateHostDir = `/tmp/rayjob-e2e-state/${process.pid}`;
 
+/** KubeRay's default head readiness check for Ray >= 2.53 (the agent's /api/healthz), on a shorter clock. */
+const promptReadinessProbe = {
+  httpGet: { path: '/api/healthz', port: 52365 }, initialDelaySeconds: 1, periodSeconds: 2, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 25,
+};
+
 function headPodSpec(namespace: string, name: string, shape: RayJobShape): Record<string, unknown> {
   const container: Record<string, unknown> = { ...rayContainer('ray-head'), ports: [{ containerPort: 8265, name: 'dashboard' }] };
+  if (shape.promptHeadReadiness) container.readinessProbe = promptReadinessProbe;
   if (shape.failFirst === undefined) return { containers: [container] };
   container.volumeMounts = [{ name: 'e2e-state', mountPath: '/e2e-state' }];
   return {

@@ -26,6 +26,11 @@ export interface RayJobShape {
   submitterNoWait?: boolean;
   /** An entrypoint given verbatim instead of the steps loop (quoting cases). */
   entrypoint?: string;
+  /**
+   * The head's own readiness probe (KubeRay keeps a probe the user set): the same endpoint as KubeRay's default,
+   * checked from 1 s after start every 2 s instead of from 10 s every 5 s, with the same ~50 s to turn unready.
+   */
+  promptHeadReadiness?: boolean;
 }
 
 
