@@ -3,7 +3,7 @@
 // failure names the seed, its events and the command that replays it alone.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure, runCampaign, type CampaignResult } from '../src/campaign/campaign.ts';
+import { describeFailure, needsOwnOperator, runCampaign, type CampaignResult } from '../src/campaign/campaign.ts';
 import { planSeed, describeFault } from '../src/campaign/schedule.ts';
 import { stateHostDir } from '../src/scenario/manifests.ts';
 
@@ -11,7 +11,11 @@ import { stateHostDir } from '../src/scenario/manifests.ts';
 const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
 const concurrency = seeds.length;
 
+/** Replayed alone after the batch: on the shared operator, with an API fault that must stay on its own objects. */
+const replayed = 8;
+
 let campaign: CampaignResult;
+let replay: CampaignResult;
 
 beforeAll(async () => {
   campaign = await runCampaign({
@@ -21,7 +25,10 @@ beforeAll(async () => {
     onSeed: (r, done) => process.stdout.write(`[campaign] seed ${r.seed} (${done}/${seeds.length}, ${r.seconds.toFixed(0)} s): ${r.problems.length === 0 ? 'ok' : 'WRONG'}\n`),
   });
   process.stdout.write(`[campaign] ${seeds.length} seeds in ${campaign.minutes.toFixed(1)} min (${campaign.seedsPerMinute.toFixed(1)} seeds/min)\n`);
-}, 900_000);
+  // What the printed replay command (`npm run campaign -- --seed 8`) runs: the same campaign, one seed, alone.
+  replay = await runCampaign({ seeds: [replayed], concurrency, operatorRestarts: true });
+  process.stdout.write(`[campaign] replay of seed ${replayed} alone: ${replay.minutes.toFixed(1)} min\n`);
+}, 1_200_000);
 
 afterAll(() => rmSync(stateHostDir, { recursive: true, force: true }));
 
@@ -36,6 +43,20 @@ describe('fault campaign (CI seeds)', () => {
 
   it('the operator never exited on its own', () => {
     expect(campaign.operatorCrashes).toEqual([]);
+  });
+
+  it('a seed replayed alone has the schedule, the faults and the outcome it had in the batch', () => {
+    const inBatch = campaign.results.find((r) => r.seed === replayed);
+    const alone = replay.results[0];
+    expect(inBatch && alone, 'the seed ran in both').toBeTruthy();
+    if (!inBatch || !alone) return;
+    expect(needsOwnOperator(planSeed(replayed, { operatorRestarts: true }))).toBe(false);
+    const fired = (events: string[]) => events.filter((e) => / fault /.test(e)).map((e) => e.replace(/^\[[^\]]*\] /, '').replace(/ at step \d+$/, ''));
+    expect(alone.plan).toEqual(inBatch.plan);
+    expect(fired(alone.events)).toEqual(fired(inBatch.events));
+    expect([alone.outcome, alone.problems]).toEqual([inBatch.outcome, inBatch.problems]);
+    // Its API faults were its own: alone, the proxy injected exactly what its schedule asked for.
+    expect(replay.apiFaultsInjected).toEqual({ 409: 3 });
   });
 
   it.each(seeds)('seed %i ends with no wrong outcome', (seed) => {

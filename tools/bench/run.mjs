@@ -15,6 +15,7 @@ const benches = [
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
   ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],
   ['operator: RSS and reconcile throughput with 1,000 and 10,000 RayJobs (synthetic mode)', 'apps/operator/bench/scale.ts', []],
+  ['e2e: fault campaign seeds per minute (12 seeds)', 'e2e/bench/campaign.ts', []],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

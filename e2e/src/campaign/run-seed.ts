@@ -19,9 +19,12 @@ export interface SeedContext {
 
 export interface SeedResult {
   seed: number;
+  plan: SeedPlan;
   problems: string[];
   events: string[];
   seconds: number;
+  /** How the RayJob ended: `Complete/` or `Failed/<reason>` (or its last state when it never ended). */
+  outcome: string;
   /** Seconds from the apply to each milestone the seed reached (where its time went). */
   phases: Partial<Record<SeedPhase, number>>;
 }
@@ -41,9 +44,11 @@ async function fire(ctx: SeedContext, fault: CampaignFault, o: Observation, name
       });
       return;
     case 'api':
-      if (fault.fault === 'burst5xx') ctx.proxy.failNext(5, 503);
-      else if (fault.fault === 'burst429') ctx.proxy.failNext(5, 429);
-      else if (fault.fault === 'conflicts') ctx.proxy.conflictNext(3);
+      // Bursts and conflicts hit the seed's own namespace only; watches are the operator's, for every namespace
+      // (such seeds get an operator of their own, see campaign.ts).
+      if (fault.fault === 'burst5xx') ctx.proxy.failNext(5, 503, namespace);
+      else if (fault.fault === 'burst429') ctx.proxy.failNext(5, 429, namespace);
+      else if (fault.fault === 'conflicts') ctx.proxy.conflictNext(3, namespace);
       else if (fault.fault === 'expireWatches') ctx.proxy.expireWatches();
       else ctx.proxy.goneNext(3);
       return;
@@ -147,7 +152,7 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
     problems.push(`driver error: ${error instanceof Error ? error.message : String(error)}`);
   }
   problems.push(...judgeSeed(record));
-  return { seed: plan.seed, problems, events, seconds: (Date.now() - start) / 1000, phases };
+  return { seed: plan.seed, plan, problems, events, seconds: (Date.now() - start) / 1000, phases, outcome: `${record.final?.deploymentStatus ?? 'none'}/${record.final?.reason ?? ''}` };
 }
 
 /** What is still in the namespace 60 s after the RayJob was deleted (bounded), by kind and name. */

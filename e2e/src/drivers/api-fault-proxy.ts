@@ -11,10 +11,13 @@ import { parse, stringify } from 'yaml';
 export interface ApiFaultProxy {
   url: string;
   kubeconfigPath: string;
-  /** The next `count` requests other than watches answer `status` (500, 503, 429 ...). */
-  failNext(count: number, status: number): void;
-  /** The next `count` writes (PUT, PATCH, POST) answer 409 Conflict. */
-  conflictNext(count: number): void;
+  /**
+   * The next `count` requests other than watches answer `status` (500, 503, 429 ...); with `namespace`, only
+   * requests for objects in that namespace count (a campaign seed's faults stay on its own objects).
+   */
+  failNext(count: number, status: number, namespace?: string): void;
+  /** The next `count` writes (PUT, PATCH, POST) answer 409 Conflict; `namespace` as for failNext. */
+  conflictNext(count: number, namespace?: string): void;
   /** Every open watch ends now, as when the server's watch timeout passes. */
   expireWatches(): number;
   /** The next `count` watches that name a resourceVersion get a 410 Gone ERROR event and end. */
@@ -46,8 +49,9 @@ export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPat
   if (!first) throw new Error(`${sourceKubeconfig}: no cluster`);
   const upstream = new URL(first.cluster.server);
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-  let fail = { count: 0, status: 500 };
-  let conflicts = 0;
+  // Keyed by namespace ('' = any request): faults aimed at one namespace leave every other one alone.
+  const fails = new Map<string, { count: number; status: number }>();
+  const conflicts = new Map<string, number>();
   let gone = 0;
   const counts: Record<string, number> = {};
   const count = (what: string) => { counts[what] = (counts[what] ?? 0) + 1; };
@@ -91,7 +95,10 @@ export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPat
       res.end(`${JSON.stringify({ type: 'ERROR', object: JSON.parse(statusBody(410, 'Expired', `too old resource version: ${rv} (${Number(rv) + 1000})`)) })}\n`);
       return;
     }
-    if (!isWatch && fail.count > 0) {
+    const namespace = /\/namespaces\/([^/]+)\//.exec(url.pathname)?.[1] ?? '';
+    const failKey = [namespace, ''].find((k) => (fails.get(k)?.count ?? 0) > 0);
+    const fail = failKey === undefined ? undefined : fails.get(failKey);
+    if (!isWatch && fail) {
       fail.count -= 1;
       count(String(fail.status));
       req.resume();
@@ -99,8 +106,9 @@ export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPat
       answer(res, fail.status, reason, message);
       return;
     }
-    if (isWrite && conflicts > 0) {
-      conflicts -= 1;
+    const conflictKey = [namespace, ''].find((k) => (conflicts.get(k) ?? 0) > 0);
+    if (isWrite && conflictKey !== undefined) {
+      conflicts.set(conflictKey, (conflicts.get(conflictKey) ?? 0) - 1);
       count('409');
       req.resume();
       answer(res, 409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
@@ -118,8 +126,8 @@ export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPat
   return {
     url,
     kubeconfigPath,
-    failNext: (n, status) => { fail = { count: n, status }; },
-    conflictNext: (n) => { conflicts = n; },
+    failNext: (n, status, namespace = '') => { fails.set(namespace, { count: n, status }); },
+    conflictNext: (n, namespace = '') => { conflicts.set(namespace, n); },
     goneNext: (n) => { gone = n; },
     expireWatches() {
       const open = [...watches];

@@ -58,6 +58,8 @@ export interface PodWorker {
 }
 
 const nowIso = (): string => rfc3339(Date.now());
+/** How soon a status write the API server did not take is tried again. */
+const statusRetryMs = 1_000;
 
 export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let pod = initial;
@@ -138,15 +140,35 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     return status;
   };
 
+  // A write the API server did not take (a reset connection, a 5xx) is tried again a little later, as the real
+  // kubelet's status manager re-syncs: nothing else may ever change about the pod to trigger another write.
+  let retryScheduled = false;
+  const retryLater = (): void => {
+    if (retryScheduled) return;
+    retryScheduled = true;
+    later(workerTimers, statusRetryMs, () => { retryScheduled = false; void writeStatus(); });
+  };
+
   async function writeOnce(): Promise<void> {
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const live = await deps.client.get<Pod>(resources.pods, { namespace, name });
+      if (!live.ok && live.error.status !== 404) {
+        if (shutDown) return;
+        deps.log(`status of ${namespace}/${name}: ${describeError(live.error)}`);
+        retryLater();
+        return;
+      }
       if (!live.ok || live.value.metadata.uid !== uid) return;
       const body = { ...live.value, status: snapshot(live.value) };
       const written = await deps.client.replaceStatus<Pod>(resources.pods, body);
       if (written.ok) wroteStatus = true;
       if (written.ok || written.error.status === 404) return;
-      if (written.error.status !== 409) { if (!shutDown) deps.log(`status of ${namespace}/${name}: ${describeError(written.error)}`); return; }
+      if (written.error.status !== 409) {
+        if (shutDown) return;
+        deps.log(`status of ${namespace}/${name}: ${describeError(written.error)}`);
+        retryLater();
+        return;
+      }
     }
   }
 

@@ -36,11 +36,11 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(opts: { jobController?: boolean; images?: ImageCatalog; backoffBaseMs?: number; network?: 'netns' | 'loopback'; timing?: Partial<KubeletTiming> } = {}): Promise<Harness> {
+export async function startHarness(opts: { jobController?: boolean; images?: ImageCatalog; backoffBaseMs?: number; network?: 'netns' | 'loopback'; timing?: Partial<KubeletTiming>; nodeClient?: (client: KubeClient) => KubeClient } = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'rayjob-node-test-'));
   const api = await startApiServer({ dir, podGracefulDeletion: true });
   const client = await createKubeClient({ server: api.url });
-  const node = await startSandboxNode({ client, dir, images: opts.images ?? testImages, timing: { ...fastKubelet, ...opts.timing }, network: opts.network ?? 'auto', log: () => {} });
+  const node = await startSandboxNode({ client: opts.nodeClient?.(client) ?? client, dir, images: opts.images ?? testImages, timing: { ...fastKubelet, ...opts.timing }, network: opts.network ?? 'auto', log: () => {} });
   const jobs = opts.jobController === true ? startJobController({ client, timing: { backoffBaseMs: opts.backoffBaseMs ?? 100, backoffMaxMs: 1000 }, onError: () => {} }) : undefined;
   return {
     api, client, node, jobs, dir,
