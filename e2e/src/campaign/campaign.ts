@@ -82,6 +82,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   try {
     const sharedEnvironment = shared.length > 0 ? await start(sharedSlots, 'shared') : undefined;
     const idle: Environment[] = [];
+    let ownStarted = 0;
     let done = 0;
     const run = async (plan: SeedPlan, environment: Environment): Promise<SeedResult> => {
       const result = await runSeed({ driver: environment, proxy: environment.proxy, operator: environment.operator }, plan);
@@ -95,7 +96,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       if (!needsOwnOperator(plan) && sharedEnvironment) return sharedLimit(() => run(plan, sharedEnvironment));
       return ownLimit(async () => {
         // Sandboxes are reused one seed at a time: at most ownSlots of them, started as first needed.
-        const environment = idle.pop() ?? (await start(1, `own-${environments.length}`));
+        const environment = idle.pop() ?? (await start(1, `own-${(ownStarted += 1)}`));
         try {
           return await run(plan, environment);
         } finally {
