@@ -45,7 +45,7 @@ async function fire(ctx: SeedContext, fault: CampaignFault, o: Observation, name
       return;
     case 'api':
       // Bursts and conflicts hit the seed's own namespace only; watches are the operator's, for every namespace
-      // (such seeds get an operator of their own, see campaign.ts).
+      // (they reach every seed running at the time, see hasSharedFaults in campaign.ts).
       if (fault.fault === 'burst5xx') ctx.proxy.failNext(5, 503, namespace);
       else if (fault.fault === 'burst429') ctx.proxy.failNext(5, 429, namespace);
       else if (fault.fault === 'conflicts') ctx.proxy.conflictNext(3, namespace);
