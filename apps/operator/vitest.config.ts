@@ -1,7 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Files that run alone, after the others: real Ray heads are heavy (one at a time, never beside another file),
-// and leader election asserts a takeover within a wall-clock bound.
+// and leader election asserts a takeover within a wall-clock bound. Projects run in parallel unless their
+// `sequence.groupOrder` differs: the alone group (1) starts once the others (0) have finished.
 const alone = ['test/raycluster-real-ray.test.ts', 'test/leader-election.test.ts'];
 
 export default defineConfig({
@@ -15,6 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'operator',
+          sequence: { groupOrder: 0 },
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...alone],
           // Integration files each start a sandbox (API server, kubelet, pods as processes) and mostly wait on
@@ -27,7 +29,7 @@ export default defineConfig({
           globalSetup: ['test/support/least-privilege-check.ts'],
         },
       },
-      { extends: true, test: { name: 'operator-alone', include: alone, fileParallelism: false } },
+      { extends: true, test: { name: 'operator-alone', include: alone, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });
