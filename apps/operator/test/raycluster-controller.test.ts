@@ -207,4 +207,20 @@ describe('validation', () => {
     expect(await clusterPods(env.url, name)).toHaveLength(0);
     await api(env.url, 'DELETE', clusterPath(name));
   }, 40_000);
+
+  // Compat R18: the sample RayClusters whose feature gates are off by default (KubeRay's too) are rejected, not run.
+  it.each<[string, string, Json, string]>([
+    ['ray-cluster.embedded-gcs-ft.yaml', 'r18-rocksdb', { gcsFaultToleranceOptions: { backend: 'rocksdb' } }, "the embedded RocksDB GCS fault tolerance backend (GcsFaultToleranceOptions.Backend: 'rocksdb') requires the GCSFaultToleranceEmbeddedStorage feature gate to be enabled"],
+    ['ray-cluster.mtls.yaml', 'r18-mtls', { tlsOptions: { enabled: true } }, 'spec.tlsOptions requires the RayClusterMTLS feature gate to be enabled'],
+    ['ray-cluster.network-policy-deny-all.yaml', 'r18-netpol', { networkPolicy: {} }, 'spec.networkPolicy requires the RayClusterNetworkPolicy feature gate to be enabled'],
+    ['ray-cluster.historyserver.yaml', 'r18-history', { historyServerOptions: { collectorOptions: { image: 'collector:1', env: [{ name: 'STORAGE_BACKEND', value: 's3' }] } } }, 'RayClusterHistoryServer feature gate is not enabled'],
+  ])('%s (gate off): KubeRay\'s validation event, no Pods', async (_sample, name, extra, message) => {
+    const body = manifest(name, [group('g', 1)]);
+    Object.assign(body.spec, extra);
+    await create(body);
+    const event = await eventually('InvalidRayClusterSpec', async () => (await clusterEvents(env.url, name)).find((e) => e.reason === 'InvalidRayClusterSpec'), 20_000);
+    expect(event).toMatchObject({ type: 'Warning', note: `The RayCluster spec is invalid default/${name}: ${message}` });
+    expect(await clusterPods(env.url, name)).toHaveLength(0);
+    await api(env.url, 'DELETE', clusterPath(name));
+  }, 40_000);
 });
