@@ -74,6 +74,7 @@ export default function setup(project: TestProject): () => Promise<void> {
     const verdict = leastPrivilegeVerdict(needs, await shippedGrants());
     const files = [...new Set(records.map((r) => r.file))].sort();
     const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+    for (const notice of verdict.notices) console.log(`least-privilege RBAC check: note: ${notice}`);
     if (verdict.failures.length === 0) {
       rmSync(runDir, { recursive: true, force: true });
       console.log(`least-privilege RBAC check: passed — ${verdict.summary}, from ${files.length} test files (${took})`);
