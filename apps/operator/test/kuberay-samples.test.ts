@@ -1,5 +1,6 @@
-// Every in-scope KubeRay sample RayCluster (reference §15), as our own manifests modelled on them, reconciled by
-// our RayCluster controller to `ready` on the sandbox. Six clusters at a time keep the 2-core CI machine usable.
+// Every in-scope KubeRay sample RayCluster (reference §15), and one of each kind whose feature is out of scope
+// (compat R16, R17, R19), as our own manifests modelled on them, reconciled by our RayCluster controller to `ready`
+// on the sandbox. Six clusters at a time keep the 2-core CI machine usable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
 import { clusterPath, getCluster, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
@@ -30,6 +31,11 @@ const service = async (name: string): Promise<Json> => (await api(env.url, 'GET'
 const headPod = async (cluster: string): Promise<Json> =>
   (await api(env.url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent(`ray.io/cluster=${cluster},ray.io/node-type=head`)}`)).body.items[0];
 
+const workerPods = async (cluster: string): Promise<Json[]> =>
+  ((await api(env.url, 'GET', `/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent(`ray.io/cluster=${cluster},ray.io/node-type=worker`)}`)).body.items as Json[])
+    .filter((p) => !p.metadata.deletionTimestamp);
+const envOf = (container: Json, name: string): string | undefined => container.env?.find((e: Json) => e.name === name)?.value;
+
 /** What each sample is about, checked once it is ready. */
 const checks: Record<string, (c: Json) => Promise<void>> = {
   'ray-cluster.custom-head-service.yaml': async (c) => {
@@ -53,6 +59,43 @@ const checks: Record<string, (c: Json) => Promise<void>> = {
   'ray-cluster.auth.yaml': async () => {
     const secret = (await api(env.url, 'GET', '/api/v1/namespaces/default/secrets/s-auth')).body;
     expect(Buffer.from(secret.data.auth_token, 'base64').toString()).toHaveLength(44);
+  },
+  // R16 (R10): the autoscaler is ignored, so the cluster runs at `replicas` with no autoscaler sidecar or RBAC.
+  'ray-cluster.autoscaler.yaml': async (c) => {
+    const head = await headPod('s-autoscaler');
+    expect(head.spec.containers.map((x: Json) => x.name)).toEqual(['ray-head']);
+    expect(envOf(head.spec.containers[0], 'KUBERAY_GEN_RAY_START_CMD')).not.toContain('--no-monitor');
+    expect(await workerPods('s-autoscaler')).toHaveLength(2);
+    expect(c.status).toMatchObject({ desiredWorkerReplicas: 2, readyWorkerReplicas: 2, minWorkerReplicas: 1, maxWorkerReplicas: 10 });
+    expect((await api(env.url, 'GET', '/api/v1/namespaces/default/serviceaccounts/s-autoscaler')).status).toBe(404);
+    expect((await api(env.url, 'GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/s-autoscaler')).status).toBe(404);
+  },
+  // R17 (R11): validated, then run without fault tolerance: only the ft-enabled annotation, no Redis env or finalizer.
+  'ray-cluster.external-redis.yaml': async (c) => {
+    expect(c.metadata.finalizers ?? []).not.toContain('ray.io/gcs-ft-redis-cleanup-finalizer');
+    const head = await headPod('s-ext-redis');
+    expect(head.metadata.annotations['ray.io/ft-enabled']).toBe('true');
+    for (const pod of [head, ...(await workerPods('s-ext-redis'))]) {
+      const names = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].flatMap((x: Json) => (x.env ?? []).map((e: Json) => e.name as string));
+      expect(names.filter((n: string) => /REDIS|external_storage_namespace|gcs_rpc_server_reconnect/i.test(n)), pod.metadata.name).toEqual([]);
+    }
+    const jobs: Json[] = (await api(env.url, 'GET', '/apis/batch/v1/namespaces/default/jobs')).body?.items ?? [];
+    expect(jobs.filter((j) => j.metadata.name.startsWith('s-ext-redis'))).toEqual([]);
+  },
+  // R19 (R13): the scheduler label is the platform's; Pods keep the default scheduler.
+  'ray-cluster.volcano-scheduler.yaml': async () => {
+    for (const pod of [await headPod('s-volcano'), ...(await workerPods('s-volcano'))]) expect(pod.spec.schedulerName).toBe('default-scheduler');
+  },
+  // R19: TLS set up by the user's env and init containers is kept as written (KubeRay's own init container added).
+  'ray-cluster.tls.yaml': async () => {
+    for (const [role, pod] of [['head', await headPod('s-tls')], ['worker', (await workerPods('s-tls'))[0]]] as const) {
+      const ray = pod.spec.containers[0];
+      expect(envOf(ray, 'RAY_USE_TLS')).toBe('1');
+      expect(envOf(ray, 'RAY_TLS_CA_CERT')).toBe('/tmp/ray-tls/ca.crt');
+      const init = pod.spec.initContainers.find((x: Json) => x.name === `ray-${role}-tls`);
+      expect(init.command[2]).toContain('tls.crt');
+      expect(pod.status.initContainerStatuses.find((x: Json) => x.name === `ray-${role}-tls`).state.terminated).toMatchObject({ exitCode: 0 });
+    }
   },
   'ray-cluster.separate-ingress.yaml': async (c) => {
     expect((await service('s-ingress-head-svc')).spec.type).toBe('NodePort');
