@@ -55,7 +55,7 @@ export function rayJobManifest(namespace: string, name: string, shape: RayJobSha
     rayClusterSpec: {
       rayVersion: '2.55.1',
       headGroupSpec: {
-        rayStartParams: {},
+        rayStartParams: shape.headStartParams ?? {},
         template: { spec: headPodSpec(namespace, name, shape) },
       },
       ...(shape.workers !== undefined && shape.workers > 0 && {

@@ -31,6 +31,8 @@ export interface RayJobShape {
    * checked from 1 s after start every 2 s instead of from 10 s every 5 s, with the same ~50 s to turn unready.
    */
   promptHeadReadiness?: boolean;
+  /** The head group's rayStartParams (default none). */
+  headStartParams?: Record<string, string>;
 }
 
 

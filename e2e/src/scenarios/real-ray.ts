@@ -12,13 +12,20 @@ import { scenarioById } from './index.ts';
  */
 export const realRaySeedCases = ['C1', 'C2', 'C6', 'C7'] as const;
 
+/**
+ * The agents' ports pinned, as a KubeRay user on a busy node would: with a self-assigned runtime-env agent port,
+ * Ray 2.58's client server waits a fixed 30 s for its own node and, on a loaded machine, exits and takes the head
+ * down with it (found by the real-Ray RayCluster test; see apps/operator/test/raycluster-real-ray.test.ts).
+ */
+const pinnedAgentPorts = { 'runtime-env-agent-port': '52366', 'dashboard-agent-grpc-port': '52367' };
+
 /** Extra seconds per wait: a head start (or restart) on a loaded machine. */
 const headStartSeconds = 240;
 
 export function onRealRay(scenario: Scenario): Scenario {
   // Head only: the seed's faults are all on the head, and each real worker node is another ~15 CPU-seconds of
   // Python starting (and restarting while the head registers) on 2 cores; C2's outcome does not depend on them.
-  const rayJob = { ...scenario.rayJob, workers: 0 };
+  const rayJob = { ...scenario.rayJob, workers: 0, headStartParams: pinnedAgentPorts };
   const steps = scenario.steps.map((step): Step => (step.kind === 'wait' ? { ...step, timeoutSeconds: step.timeoutSeconds + headStartSeconds } : step));
   const waits = steps.filter((s) => s.kind === 'wait').length;
   return { ...scenario, id: `${scenario.id}-real-ray`, rayJob, steps, timeoutSeconds: scenario.timeoutSeconds + waits * headStartSeconds };
