@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTerminationMessage, type Decision, type DecisionInput, type RayJob } from '../../src/index.ts';
 import {
-  actionTypes, at, CLUSTER, DASHBOARD, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, makeCluster, ms, run, submitterJob, submitterPod,
+  actionTypes, at, CLUSTER, DASHBOARD, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, ms, run, submitterJob, submitterPod,
 } from './fixtures.ts';
 
 interface Expected {
@@ -484,23 +484,5 @@ describe('status correctness cases', () => {
     expect(d.requeueAfterSeconds).toBe(expected.requeue);
     for (const a of d.actions) if (a.type === 'stopRayJob') expect(a).toMatchObject({ jobId: JOB_ID, dashboardURL: DASHBOARD });
     also?.(d);
-  });
-});
-
-describe('C18: the submitter exit-code contract', () => {
-  it.each([
-    ['SUCCEEDED', 'Succeeded', 0], ['FAILED', 'JobFailed', 1], ['STOPPED', 'Succeeded', 0], ['head lost', 'HeadLost', 3],
-    ['unreachable', 'Unreachable', 4], ['driver lost', 'DriverLost', 5], ['SIGTERM', 'Terminated', 143], ['internal error', 'InternalError', 70],
-  ] as const)('%s exits with %s (%i)', async (_situation, name, code) => {
-    const { SubmitterExitCode } = await import('../../src/index.ts');
-    expect(SubmitterExitCode[name]).toBe(code);
-  });
-});
-
-describe('the RayJob head Service', () => {
-  it('a stale RayJob head Service is updated to the current cluster', () => {
-    const d = run({ rayJob: running(), ...healthyCluster(), rayJobHeadService: { metadata: { name: 'rayjob-sample-head-svc' }, spec: { selector: { 'ray.io/cluster': 'old' } } }, submitterJob: submitterJob(), dashboard: found('RUNNING'), driverNode: { kind: 'alive', nodeId: DRIVER_NODE } });
-    expect(actionTypes(d)).toEqual(['applyHeadService']);
-    expect(d.actions[0]).toMatchObject({ existing: 'stale', service: { spec: { selector: { 'ray.io/cluster': makeCluster().metadata.name } } } });
   });
 });
