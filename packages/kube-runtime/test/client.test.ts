@@ -76,6 +76,17 @@ describe('REST client against the sandbox API server', () => {
     await limited.close();
   });
 
+  it('close() ends within seconds even with a watch nobody aborted (a stopping operator must not hang until SIGKILL)', async () => {
+    const c = await createKubeClient({ server: cluster.proxy.url });
+    const watch = c.watch(resources.configmaps, { namespace: 'default', signal: new AbortController().signal, onEvent: () => undefined });
+    // An ordinary request on the same client after the watch was sent: the watch's connection is in use by then.
+    expect((await c.get(resources.namespaces, { name: 'default' })).ok).toBe(true);
+    const started = Date.now();
+    await c.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await watch; // settles (ended or an error), rather than hanging
+  });
+
   it('reports a refused connection as status 0 ConnectionError, not a throw', async () => {
     const dead = await createKubeClient({ server: 'http://127.0.0.1:1' });
     const r = await dead.get(resources.pods, { namespace: 'default', name: 'x' });

@@ -76,6 +76,19 @@ export async function kubeConfigFrom(source: ConnectionSource): Promise<KubeConf
 
 const isServerOptions = (source: ConnectionSource): source is ServerOptions => 'server' in source;
 
+/**
+ * Closes gracefully, but not forever: requests still in flight may finish for up to `graceMs`, then the agent is
+ * destroyed. undici's own close() waits for every request, and a watch or a stream nobody aborted never ends by
+ * itself, so a process stopping on SIGTERM would hang until SIGKILL. (close() then destroy() does not work: the
+ * agent forgets its pools on close, so the destroy reaches nothing.)
+ */
+export async function closeWithin(agent: Agent, graceMs = 2000): Promise<void> {
+  const busy = (): boolean => Object.values(agent.stats).some((s) => s.running + s.pending > 0);
+  const deadline = Date.now() + graceMs;
+  while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  await agent.destroy();
+}
+
 /** The undici agent every connection uses: keep-alive, and no body timeout (watches stay open for minutes). */
 const agentWith = (connect: Agent.Options['connect']): Agent => new Agent({ connect, bodyTimeout: 0, keepAliveTimeout: 30_000 });
 
@@ -96,7 +109,7 @@ function directConnection(source: ServerOptions): Connection {
     server: source.server.replace(/\/+$/, ''),
     dispatcher,
     headers: async () => (tokenFile !== undefined ? bearer(readFileSync(tokenFile, 'utf8').trim()) : fixed),
-    close: () => dispatcher.close(),
+    close: () => closeWithin(dispatcher),
   };
 }
 
@@ -132,7 +145,7 @@ export async function openConnection(source: ConnectionSource): Promise<Connecti
       await kc.applyToHTTPSOptions(fresh);
       return { ...lowerKeys(fresh.headers), ...basic };
     },
-    close: () => dispatcher.close(),
+    close: () => closeWithin(dispatcher),
   };
 }
 
