@@ -31,7 +31,8 @@ export function operatorProcess(options: OperatorProcessOptions): OperatorProces
   const log = createWriteStream(options.logFile, { flags: 'a' });
   return {
     start() {
-      if (child && child.exitCode === null) return;
+      // A process ended by a signal (SIGKILL after the grace period) has no exit code either: it is not running.
+      if (child && child.exitCode === null && child.signalCode === null) return;
       const args = [
         operatorMain,
         `--kubeconfig=${options.kubeconfigPath}`,
