@@ -1,10 +1,11 @@
 // `npm start` (README command one): the sandbox comes up with the CRDs installed and the operator running in
-// it, prints the kubeconfig, and `kubectl apply` of a RayJob reaches the operator; SIGTERM stops it all.
-import { spawn, execFile } from 'node:child_process';
+// it, prints the kubeconfig; a newcomer's first kubectl commands work (issue 12's Done-when: a busybox Job's
+// logs, explain, auth can-i, exec, --image), `kubectl apply` of a RayJob reaches the operator; SIGTERM stops it all.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import { eventually } from './support/api.ts';
 
@@ -53,16 +54,41 @@ spec:
             image: rayproject/ray:2.58.0
 `;
 
+let child: ChildProcess;
+let exited: Promise<number | null>;
+let kubeconfig: string;
+let stderr = '';
+beforeAll(async () => {
+  child = spawn(process.execPath, [repoPath('apps/operator/src/dev/up.ts'), '--dir', join(dir, 'sandbox'), '--image', 'myorg/greeter=/bin/echo hello from a flag'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  kubeconfig = await eventually('the kubeconfig path on stdout', () => stdout.split('\n').find((l) => l.endsWith('/kubeconfig')), 60_000);
+}, 90_000);
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 describe('npm start', { timeout: 200_000 }, () => {
-  it('brings up the sandbox with the operator running; kubectl apply of a RayJob runs to Complete; SIGTERM stops cleanly', async () => {
-    const child = spawn(process.execPath, [repoPath('apps/operator/src/dev/up.ts'), '--dir', join(dir, 'sandbox')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  it("a newcomer's first minutes: a busybox Job's logs, explain, auth can-i per RBAC, exec, --image", async () => {
+    expect((await kubectl(kubeconfig, ['create', 'job', 'hello', '--image=busybox', '--', 'sh', '-c', 'echo hi'])).stderr).toBe('');
+    expect((await kubectl(kubeconfig, ['run', 'sleeper', '--image=busybox', '--', 'sleep', '600'])).stderr).toBe('');
+    expect((await kubectl(kubeconfig, ['run', 'greeter', '--image=myorg/greeter:v2', '--restart=Never'])).stderr).toBe('');
+    await eventually('job/hello to complete', async () => (await kubectl(kubeconfig, ['get', 'job', 'hello', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1', 60_000);
+    expect((await kubectl(kubeconfig, ['logs', 'job/hello'])).stdout).toBe('hi\n');
+    await eventually('the greeter pod to succeed', async () => (await kubectl(kubeconfig, ['get', 'pod', 'greeter', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded', 60_000);
+    expect((await kubectl(kubeconfig, ['logs', 'greeter'])).stdout).toBe('hello from a flag\n');
+    expect((await kubectl(kubeconfig, ['explain', 'rayjob.spec.submitterConfig'])).stdout).toMatch(/FIELD: submitterConfig <Object>[\s\S]*backoffLimit/);
+    expect((await kubectl(kubeconfig, ['auth', 'can-i', 'create', 'pods'])).stdout).toBe('yes\n');
+    expect((await kubectl(kubeconfig, ['auth', 'can-i', 'create', 'pods', '--as=system:serviceaccount:default:default'])).stdout).toBe('no\n');
+    await eventually('the sleeper pod to run', async () => (await kubectl(kubeconfig, ['get', 'pod', 'sleeper', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 60_000);
+    const exec = await kubectl(kubeconfig, ['exec', 'sleeper', '--', 'sh', '-c', 'echo in the pod; exit 3']);
+    expect({ code: exec.code, stdout: exec.stdout }).toEqual({ code: 3, stdout: 'in the pod\n' });
+  });
+
+  it('kubectl apply of a RayJob reaches the operator and runs to Complete; SIGTERM stops cleanly', async () => {
     try {
-      const kubeconfig = await eventually('the kubeconfig path on stdout', () => stdout.split('\n').find((l) => l.endsWith('/kubeconfig')), 60_000);
       await eventually('the operator to report its controllers', () => /operator running \(.*rayjob/.test(stderr));
       expect((await kubectl(kubeconfig, ['get', 'crd', 'rayjobs.ray.io', 'rayclusters.ray.io', '-o', 'name'])).stdout).toContain('rayjobs.ray.io');
       const applied = await kubectl(kubeconfig, ['apply', '-f', '-'], invalidRayJob);

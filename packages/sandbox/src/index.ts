@@ -24,4 +24,4 @@ export type { NodeLifecycleController } from './node-lifecycle/controller.ts';
 export type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
 export { createClusterLookup } from './dns/index.ts';
 export { deletePod, forceDeletePod, evictPod, oomKillContainer, rayHeadFault } from './faults/index.ts';
-export { defaultImages, findRealRayBin, submitterImageName, operatorImageName } from './images/default-images.ts';
+export { defaultImages, parseImageFlag, findRealRayBin, submitterImageName, operatorImageName } from './images/default-images.ts';

@@ -1,23 +1,26 @@
 // `npm start`: a local cluster with the operator running in it. Starts the sandbox (API server with the ray.io
-// CRDs, Job controller, kubelet running pods as processes, cluster DNS), maps Ray images to the Ray emulator
-// (or real Ray with --real-ray where the real-Ray tier is provisioned) and our submitter image to our submitter,
-// starts the operator (every registered controller) against it, prints the kubeconfig path and stays up until
+// CRDs, Job controller, kubelet running pods as processes, cluster DNS), maps the images a newcomer's first
+// commands use as `rayjob-sandbox up` does (busybox, alpine, debian, ubuntu, python, node -> the host's shell,
+// python and node; our operator image), Ray images to the Ray emulator (or real Ray with --real-ray where the
+// real-Ray tier is provisioned) and our submitter image to our submitter; `--image NAME=COMMAND` maps more.
+// Starts the operator (every registered controller) against it, prints the kubeconfig path and stays up until
 // SIGTERM/SIGINT. Dev only: never part of the operator's bundle.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@rayjob/kube-runtime';
-import { startSandbox } from '@rayjob/sandbox';
+import { defaultImages, parseImageFlag, startSandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../config/config.ts';
 import { startOperator } from '../operator.ts';
-import { RAY_CRDS, sandboxImages } from './sandbox-images.ts';
+import { RAY_CRDS, repoPath, sandboxImages } from './sandbox-images.ts';
 
 const { values } = parseArgs({
   options: {
     dir: { type: 'string' },
     port: { type: 'string' },
     'real-ray': { type: 'boolean' },
+    image: { type: 'string', multiple: true },
     'operator-flag': { type: 'string', multiple: true },
   },
 });
@@ -29,10 +32,22 @@ if (loaded.ok !== true) {
   process.stderr.write(`rayjob up: ${loaded.ok === false ? loaded.message : 'unexpected --help'}\n`);
   process.exit(2);
 }
+const images = {
+  ...defaultImages({ repoRoot: repoPath(''), realRayBin: values['real-ray'] ? undefined : null }),
+  ...sandboxImages({ realRay: values['real-ray'] ?? false, submitterImages: [loaded.config.submitterImage] }),
+};
+for (const flag of values.image ?? []) {
+  const parsed = parseImageFlag(flag);
+  if (!parsed.ok) {
+    process.stderr.write(`rayjob up: ${parsed.message}\n`);
+    process.exit(2);
+  }
+  images[parsed.name] = parsed.program;
+}
 const sandbox = await startSandbox({
   dir,
   crds: RAY_CRDS,
-  images: sandboxImages({ realRay: values['real-ray'] ?? false, submitterImages: [loaded.config.submitterImage] }),
+  images,
   ...(values.port !== undefined && { apiServer: { port: Number(values.port) } }),
 });
 const operator = await startOperator({
