@@ -9,6 +9,7 @@ import { requestUsers } from '../audit-notes.ts';
 import { parseApiPath } from '../routes.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../status.ts';
 import { adminUser, authenticate, type UserInfo } from './authenticate.ts';
+import { impersonate } from './impersonation.ts';
 import { authorize, forbiddenMessage, rulesFor, type Attributes } from './rbac.ts';
 
 const unauthorized = (): ApiError => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
@@ -43,18 +44,22 @@ export function requestAttributes(method: string, url: URL): Attributes {
   };
 }
 
-/** Who is asking, if allowed to do what the request does; otherwise throws 401 or 403. */
+/** Who is asking (or whom it may impersonate), if allowed to do what the request does; otherwise throws 401 or 403. */
 export function checkRequest(ctx: ApiContext, req: IncomingMessage, url: URL): UserInfo {
   const authn = authenticate(req, ctx.store, ctx.tokens, ctx.now());
   if (!authn.ok) throw unauthorized();
+  const acting = impersonate(ctx.store, authn.user, req);
+  if (!acting.ok) throw acting.error;
+  const user = acting.user;
+  // The audit's user is who authenticated (kube-apiserver records an impersonated one beside it).
   requestUsers.set(req, authn.user);
   const attributes = requestAttributes(req.method ?? 'GET', url);
-  if (!authorize(ctx.store, authn.user, attributes)) {
-    const error = forbidden(forbiddenMessage(authn.user, attributes));
+  if (!authorize(ctx.store, user, attributes)) {
+    const error = forbidden(forbiddenMessage(user, attributes));
     if (!('path' in attributes)) error.status.details = { ...(attributes.name !== undefined && { name: attributes.name }), ...(attributes.group !== '' && { group: attributes.group }), kind: attributes.resource };
     throw error;
   }
-  return authn.user;
+  return user;
 }
 
 type Obj = Record<string, unknown>;
