@@ -48,6 +48,18 @@ describe('kubectl explain', () => {
     expect(out.stdout).toMatch(/backoffLimit\s+<integer>/);
   });
 
+  it.each([
+    // The embedded Kubernetes types carry their full schema (issue 8): explain walks into them as into built-ins.
+    ['rayjob.spec.submitterPodTemplate.spec', [/FIELD: spec <Object>/, /containers\s+<\[\]Object> -required-/, /restartPolicy\s+<string>/, /volumes\s+<\[\]Object>/]],
+    ['rayjob.spec.submitterPodTemplate.spec.containers.resources', [/limits\s+<map\[string\]/, /requests\s+<map\[string\]/]],
+    ['rayjob.spec.rayClusterSpec.headGroupSpec.template.spec.containers.securityContext', [/runAsNonRoot\s+<boolean>/, /capabilities\s+<Object>/]],
+    ['rayjob.spec.rayClusterSpec.headGroupSpec.headService.spec', [/ports\s+<\[\]Object>/, /type\s+<string>/]],
+  ])('kubectl explain %s shows the Kubernetes type\'s fields', async (path, expected) => {
+    const out = await h.kubectl(['explain', path]);
+    expect(out.stderr).toBe('');
+    for (const line of expected) expect(out.stdout).toMatch(line);
+  });
+
   it("prints a CRD's field docs", async () => {
     const out = await h.kubectl(['explain', 'gadget.spec.knobs']);
     expect(out.stdout).toContain('How many knobs the gadget has.');
