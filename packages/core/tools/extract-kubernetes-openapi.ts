@@ -3,10 +3,10 @@
 // src/crd/kubernetes-definitions.generated.ts. The CRD generator (src/crd/kubernetes-schema.ts) turns them into
 // structural schemas; nothing in the output is typed by hand.
 //
-// Source: the public repository openshift/microshift, branch release-4.19, which vendors Kubernetes v1.32.13 and
-// carries its api/openapi-spec/v3 documents. Bring it with the fetch tool (`fetch github:openshift/microshift`), then:
+// Source: the public repository openshift/microshift, branch release-4.23, which vendors Kubernetes v1.36.3 (the
+// minor KubeRay's CRDs are built against: see crds/README.md) and carries its api/openapi-spec/v3 documents. Bring it with the fetch tool (`fetch github:openshift/microshift`), then:
 //
-//   node tools/extract-kubernetes-openapi.ts --git-dir /work/.mirror/openshift+microshift/repo [--ref release-4.19]
+//   node tools/extract-kubernetes-openapi.ts --git-dir /work/.mirror/openshift+microshift/repo [--ref release-4.23]
 //
 // Only facts are kept: types, formats, required, defaults, list/map markers. Descriptions and the
 // patch/union/GVK extensions (meaningless or forbidden in a CRD) are dropped.
@@ -44,14 +44,14 @@ const REF_PREFIX = '#/components/schemas/';
 type Json = { [key: string]: unknown };
 
 const { values } = parseArgs({
-  options: { 'git-dir': { type: 'string' }, ref: { type: 'string', default: 'release-4.19' } },
+  options: { 'git-dir': { type: 'string' }, ref: { type: 'string', default: 'release-4.23' } },
 });
 const gitDir = values['git-dir'];
 if (!gitDir) {
-  console.error('usage: node tools/extract-kubernetes-openapi.ts --git-dir <openshift/microshift git dir> [--ref release-4.19]');
+  console.error('usage: node tools/extract-kubernetes-openapi.ts --git-dir <openshift/microshift git dir> [--ref release-4.23]');
   process.exit(2);
 }
-const ref = values.ref ?? 'release-4.19';
+const ref = values.ref ?? 'release-4.23';
 const git = (...args: string[]): string =>
   execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
