@@ -9,6 +9,15 @@ const ioModules = [
   'undici', 'ws', '@kubernetes/client-node', 'pino', 'prom-client',
 ];
 
+const ioPaths = ioModules.map((name) => ({ name, message: '@rayjob/core is pure: do I/O in the caller and pass the result in.' }));
+const nodePattern = { group: ['node:*'], message: '@rayjob/core is pure: no node: modules.' };
+// core's layers, bottom up: contracts, schema, quantity, go-text; validation, crd; builders; decision and raycluster.
+// No import goes back up: the builders take the few settings they need as input instead of importing decision's.
+const upward = (dirs) => ({
+  group: dirs.map((d) => `**/${d}/**`),
+  message: 'core\'s layers import downwards only (contracts/schema < validation/crd < builders < decision/raycluster): take the value as input.',
+});
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '**/.nx/**', '**/out-tsc/**'] },
   ...tseslint.configs.recommended,
@@ -20,10 +29,7 @@ export default tseslint.config(
   {
     files: ['packages/core/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: ioModules.map((name) => ({ name, message: '@rayjob/core is pure: do I/O in the caller and pass the result in.' })),
-        patterns: [{ group: ['node:*'], message: '@rayjob/core is pure: no node: modules.' }],
-      }],
+      'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern] }],
       'no-restricted-globals': ['error',
         { name: 'fetch', message: '@rayjob/core is pure: no network.' },
         { name: 'process', message: '@rayjob/core is pure: take settings as input.' },
@@ -34,5 +40,14 @@ export default tseslint.config(
         { object: 'Math', property: 'random', message: '@rayjob/core takes its randomness as input.' },
       ],
     },
+  },
+  {
+    // Same rule as above (a later block replaces its options), plus the layer boundary.
+    files: ['packages/core/src/builders/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['decision'])] }] },
+  },
+  {
+    files: ['packages/core/src/{contracts,schema,quantity,go-text,validation,crd}/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['decision', 'raycluster', 'builders'])] }] },
   },
 );

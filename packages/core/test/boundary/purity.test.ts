@@ -33,6 +33,25 @@ describe('core purity lint rule', () => {
     expect(await lintCore("import { z } from 'zod';\nexport const s = z.string();")).toEqual([]);
   });
 
+  it.each([
+    // Issue 8: the builders take the settings they need; nothing goes back up to the decision that uses them.
+    ['builders/probe.ts', "import type { DecisionSettings } from '../decision/settings.ts';\nexport type X = DecisionSettings;", /layers import downwards only/],
+    ['builders/raycluster/probe.ts', "import { decide } from '../../decision/decide.ts';\nexport const x = decide;", /layers import downwards only/],
+    ['contracts/probe.ts', "import { buildSubmitterJob } from '../builders/submitter-job.ts';\nexport const x = buildSubmitterJob;", /layers import downwards only/],
+    ['schema/probe.ts', "import { planRayCluster } from '../raycluster/plan.ts';\nexport const x = planRayCluster;", /layers import downwards only/],
+    // The layer rule replaces the purity rule's options in these folders: purity must still hold there.
+    ['builders/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;", /pure/],
+    ['validation/probe.ts', "import http from 'node:http';\nexport const x = http;", /pure/],
+  ])('in src/%s rejects %j', async (file, code, message) => {
+    const messages = (await eslint.lintText(code, { filePath: join(root, 'packages/core/src', file) }))[0]?.messages ?? [];
+    expect(messages.map((m) => m.message).join('\n')).toMatch(message);
+  });
+
+  it('lets the builders import downwards', async () => {
+    const code = "import { SubmitterEnv } from '../contracts/submitter-cli.ts';\nexport const x = SubmitterEnv;";
+    expect((await eslint.lintText(code, { filePath: join(root, 'packages/core/src/builders/probe.ts') }))[0]?.messages ?? []).toEqual([]);
+  });
+
   it('core\'s own sources pass', async () => {
     const results = await eslint.lintFiles([join(root, 'packages/core/src/**/*.ts')]);
     expect(results.length).toBeGreaterThan(20);
