@@ -6,6 +6,7 @@ import type { KubeObject } from '../store/types.ts';
 import type { ApiContext } from './context.ts';
 import { queryFlag, readJsonBody, sendJson, setWarnings } from './http-io.ts';
 import { createObject, deleteObject, present, replaceObject, type DeleteOptions, type Propagation } from './objects.ts';
+import { exactListRv, listAt } from './list-at.ts';
 import { applyPatch } from './patch.ts';
 import { gvKey, type ResourceType } from './resource-types.ts';
 import type { ApiPath } from './routes.ts';
@@ -56,10 +57,11 @@ export function handleList(ctx: ApiContext, watches: WatchRegistry, p: RequestPa
     });
     return;
   }
-  const rv = String(ctx.store.currentRv());
+  const exact = exactListRv(p.query);
+  const rv = String(exact ?? ctx.store.currentRv());
+  const stored = exact === undefined ? ctx.store.list(p.rt.bucket, p.path.namespace) : listAt(ctx.store, p.rt.bucket, p.path.namespace, exact);
   // Selectors see the object as this API version shows it (events.k8s.io selects on regarding.*).
-  const items = ctx.store
-    .list(p.rt.bucket, p.path.namespace)
+  const items = stored
     .map((o) => present(p.rt, o))
     .filter((o) => labels(o) && fields(o))
     .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));

@@ -80,6 +80,13 @@ export const continueExpired = (inconsistentContinue: string): ApiError =>
 
 export const forbidden = (message: string): ApiError => failure(403, 'Forbidden', message);
 
+/** A read at a resourceVersion the store has not reached (kube-apiserver's storage.NewTooLargeResourceVersionError). */
+export const tooLargeResourceVersion = (requested: number, current: number): ApiError =>
+  failure(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' }],
+    retryAfterSeconds: 1,
+  });
+
 export const pathNotFound = (): ApiError => failure(404, 'NotFound', 'the server could not find the requested resource');
 
 export const internal = (message: string): ApiError => failure(500, 'InternalError', `Internal error occurred: ${message}`);

@@ -150,7 +150,7 @@ export function createStore(options: StoreOptions = {}): Store {
       m.delete(key);
       // A delete event carries the object at a new resourceVersion, as the real server does.
       const gone = stamp(old, ++rv);
-      record('DELETED', bucket, gone, rv);
+      record('DELETED', bucket, gone, rv, old);
       return { ok: true, value: gone };
     },
     eventsSince: (bucket, afterRv) => {

@@ -26,6 +26,9 @@ export interface StoreEvent {
   bucket: string;
   rv: number;
   object: KubeObject;
-  /** The previous value, for MODIFIED (lets selector-filtered watches turn it into ADDED/DELETED). */
+  /**
+   * The previous value, for MODIFIED (lets selector-filtered watches turn it into ADDED/DELETED) and DELETED (the
+   * object as stored before, with its resourceVersion: a list at an older resourceVersion rebuilds it).
+   */
   old?: KubeObject;
 }

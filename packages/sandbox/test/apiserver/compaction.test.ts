@@ -1,6 +1,6 @@
 // Compaction like etcd's under kube-apiserver: history older than the window (default 5 min; shortened here
-// with an injected clock) is dropped, so a watch or a paginated list from before it gets 410 Gone with
-// kube-apiserver's text, and kubectl's/informers' relist path runs as on a real cluster.
+// with an injected clock) is dropped, so a watch, a list at an exact resourceVersion or a paginated list from
+// before it gets 410 Gone with kube-apiserver's text, and kubectl's/informers' relist path runs as on a real cluster.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../src/store/store.ts';
 import { http, startHarness, type Harness } from '../harness.ts';
@@ -47,6 +47,34 @@ describe('compaction window', () => {
     const rest = await http(h.server, 'GET', `/api/v1/namespaces/default/configmaps?continue=${expired.body.metadata.continue}`);
     expect(rest.status).toBe(200);
     expect(rest.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toContain('page-d');
+  });
+
+  it('a list at an exact resourceVersion shows the objects as they were; once compacted it gets 410 with etcd\'s text', async () => {
+    const base = '/api/v1/namespaces/default/configmaps';
+    await http(h.server, 'POST', base, cm('exact-a'));
+    await http(h.server, 'POST', base, cm('exact-gone'));
+    const then = (await http(h.server, 'GET', base)).body;
+    const rv = then.metadata.resourceVersion as string;
+    await http(h.server, 'PATCH', `${base}/exact-a`, { data: { v: '2' } }, 'application/merge-patch+json');
+    await http(h.server, 'DELETE', `${base}/exact-gone`);
+    await http(h.server, 'POST', base, cm('exact-b'));
+    for (const query of [`resourceVersion=${rv}&resourceVersionMatch=Exact`, `resourceVersion=${rv}&limit=500`]) {
+      const listed = await http(h.server, 'GET', `${base}?${query}`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.metadata.resourceVersion).toBe(rv);
+      expect(listed.body.items).toEqual(then.items);
+    }
+    const ahead = await http(h.server, 'GET', `${base}?resourceVersion=${Number(rv) + 1000}&resourceVersionMatch=Exact`);
+    expect({ status: ahead.status, reason: ahead.body.reason }).toEqual({ status: 504, reason: 'Timeout' });
+    expect((await http(h.server, 'GET', `${base}?resourceVersion=0&resourceVersionMatch=Exact`)).status).toBe(400);
+
+    clock += 61_000;
+    await http(h.server, 'POST', base, cm('exact-later'));
+    const expired = await http(h.server, 'GET', `${base}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    expect(expired.status).toBe(410);
+    expect(expired.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410, message: 'The resourceVersion for the provided list is too old.' });
+    const out = await h.kubectl(['get', '--raw', `${base}?resourceVersion=${rv}&limit=10`]);
+    expect(out.stderr).toContain('Error from server (Expired): The resourceVersion for the provided list is too old.');
   });
 
   it('kubectl reports the expiry of a watch from a compacted resourceVersion', async () => {
