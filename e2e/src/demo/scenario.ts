@@ -2,6 +2,7 @@
 // (K8sJobMode, submitter backoffLimit 0, a 40-step job), its submitter pod deleted at step 8 and the head's
 // JobHead killed at step 20: the two triggers that make KubeRay fail a healthy job.
 import type { Scenario } from '../scenario/types.ts';
+import { completed } from '../scenarios/cases.ts';
 
 export const demoScenario: Scenario = {
   id: 'demo',
@@ -15,7 +16,7 @@ export const demoScenario: Scenario = {
     { kind: 'fault', fault: 'killJobHead' },
     { kind: 'wait', until: { deploymentStatus: 'Complete' }, timeoutSeconds: 120 },
   ],
-  expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+  expect: { ...completed, logsContain: ['step 40/40'] },
   clusterKeptWhileRunning: true,
   // The demo stops at the verdict; that the cluster outlives it is C1's check in the e2e suite.
   clusterAfter: 'any',

@@ -130,6 +130,12 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
       const r = await read(`/api/v1/namespaces/${namespace}/services/${service}:dashboard/proxy${path}`).catch((error: unknown) => ({ status: 503, text: String(error) }));
       return { status: r.status, body: r.text };
     },
+    async dashboardPost(namespace, service, path, body): Promise<DashboardAnswer> {
+      // `kubectl create --raw` POSTs the file's bytes; it exits non-zero on a non-2xx answer. Not repeated: a
+      // submission is done once.
+      const r = await once(['create', '--raw', `/api/v1/namespaces/${namespace}/services/${service}:dashboard/proxy${path}`, '-f', '-'], JSON.stringify(body));
+      return r.code === 0 ? { status: 200, body: r.stdout } : { status: 500, body: r.stderr };
+    },
     fault: async (fault, target) => { await faults[fault](target); },
     close: async () => { await (await proxy)?.close(); },
   };

@@ -142,6 +142,10 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     mergePatch: (resource, namespace, name, patch) =>
       expectOk(`patch ${resource} ${namespace}/${name}`, rest.request('PATCH', resourcePath(resource, namespace, name), patch, 'application/merge-patch+json')),
     dashboard: (namespace, service, path) => rest.dashboard(namespace, service, path),
+    async dashboardPost(namespace, service, path, body) {
+      const { status, text } = await rest.request('POST', `/api/v1/namespaces/${namespace}/services/${service}:dashboard/proxy${path}`, body);
+      return { status, body: text };
+    },
     fault: (fault, target) => faults[fault](target),
     async close() {
       await operator.stop();

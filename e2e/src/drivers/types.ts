@@ -49,6 +49,8 @@ export interface Driver {
   mergePatch(resource: Resource, namespace: string, name: string, patch: Record<string, unknown>): Promise<void>;
   /** A GET on the RayCluster's dashboard through the API server's service proxy. */
   dashboard(namespace: string, headService: string, path: string): Promise<DashboardAnswer | undefined>;
+  /** A POST of a JSON body to the dashboard through the same proxy (a job submitted by hand). */
+  dashboardPost(namespace: string, headService: string, path: string, body: unknown): Promise<DashboardAnswer>;
   fault(fault: FaultName, target: FaultTarget): Promise<void>;
   close(): Promise<void>;
 }

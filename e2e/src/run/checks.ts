@@ -50,8 +50,11 @@ export function outcomeProblems(expect: Outcome, final: Observation, run: Pick<R
   same('succeeded', expect.succeeded, final.succeeded);
   same('failed', expect.failed, final.failed);
   same("Ray's own job status", expect.rayStatus, run.lastRayStatus);
-  if (expect.message !== undefined && !final.message.includes(expect.message)) {
-    problems.push(`message: want it to contain ${JSON.stringify(expect.message)}, got ${JSON.stringify(final.message)}`);
+  if (typeof expect.message === 'string' && final.message !== expect.message) {
+    problems.push(`message: want ${JSON.stringify(expect.message)}, got ${JSON.stringify(final.message)}`);
+  }
+  if (expect.message instanceof RegExp && !expect.message.test(final.message)) {
+    problems.push(`message: want it to match ${String(expect.message)}, got ${JSON.stringify(final.message)}`);
   }
   for (const line of expect.logsContain ?? []) {
     if (!(run.lastLogs ?? '').includes(line)) problems.push(`the Ray job's logs lack ${JSON.stringify(line)}`);

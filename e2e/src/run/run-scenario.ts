@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/types.ts';
 import type { Driver, FaultTarget } from '../drivers/types.ts';
 import { describeCondition, holds, invariantProblems, outcomeProblems, record, type RunRecord } from './checks.ts';
 import { observe, type Observation } from './observe.ts';
+import { submitByHand } from './submit-by-hand.ts';
 import { createTimeline } from './timeline.ts';
 
 export interface ScenarioResult {
@@ -65,6 +66,12 @@ export async function runScenario(driver: Driver, scenario: Scenario, options: R
         const o = await look();
         timeline.trigger(o.atMs, `>>> ${step.fault}`, o);
         await driver.fault(step.fault, target(o));
+        continue;
+      }
+      if (step.kind === 'submitByHand') {
+        const o = await look();
+        const jobId = await submitByHand(driver, namespace, name, o.cluster, scenario.rayJob);
+        timeline.trigger(o.atMs, `>>> submit the job by hand (POST /api/jobs/ on the head, then spec.jobId=${jobId})`, o);
         continue;
       }
       const until = Math.min(deadline, Date.now() + (step.kind === 'wait' ? step.timeoutSeconds : step.seconds) * 1000);

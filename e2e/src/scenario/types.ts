@@ -66,15 +66,23 @@ export interface Condition {
 export type Step =
   | { kind: 'wait'; until: Condition; timeoutSeconds: number }
   | { kind: 'fault'; fault: FaultName }
-  | { kind: 'hold'; seconds: number; while: Condition };
+  | { kind: 'hold'; seconds: number; while: Condition }
+  /**
+   * InteractiveMode's user: submit the job to the head's dashboard (`ray job submit` through a port-forward),
+   * then `kubectl patch rayjob --type merge -p '{"spec":{"jobId":...}}'` to hand its submission ID to the RayJob.
+   */
+  | { kind: 'submitByHand' };
 
-/** The final status to assert, exactly. */
+/** A final status. */
 export interface Outcome {
   deploymentStatus: string;
   jobStatus?: string;
   reason?: string;
-  /** A substring of status.message (KubeRay's messages are long; the distinctive part is enough). */
-  message?: string;
+  /**
+   * status.message: a string is the whole message, exactly; a pattern is for messages that carry a time or a
+   * log tail (KubeRay's deadline texts, Ray's "failed with exit code" text).
+   */
+  message?: string | RegExp;
   succeeded?: number;
   failed?: number;
   /** Lines the Ray job's logs must contain (read through the dashboard before the cluster goes). */
@@ -85,6 +93,15 @@ export interface Outcome {
   submitterPodsAtMost?: number;
 }
 
+/** What a scenario asserts: the exact jobStatus, deploymentStatus, reason and message, never "any". */
+export interface ExpectedOutcome extends Outcome {
+  /** '' where the RayJob has no job status (InteractiveMode before a job ID is given). */
+  jobStatus: string;
+  /** '' unless the RayJob Failed (KubeRay sets a reason only then). */
+  reason: string;
+  message: string | RegExp;
+}
+
 export interface Scenario {
   /** C1..C25 for the status-correctness cases, or `lifecycle-<mode>`. */
   id: string;
@@ -92,7 +109,7 @@ export interface Scenario {
   mode: SubmissionMode;
   rayJob: RayJobShape;
   steps: Step[];
-  expect: Outcome;
+  expect: ExpectedOutcome;
   /** The RayCluster must still exist when the Ray job is last seen running (never deleted under a live job). */
   clusterKeptWhileRunning: true;
   /** After the terminal status: the cluster is deleted (shutdownAfterJobFinishes) or kept. */

@@ -12,6 +12,9 @@ const untilTerminal = (deploymentStatus: string, timeoutSeconds = 120): Step => 
 
 const base = { clusterKeptWhileRunning: true, runsPerAttempt: 1, timeoutSeconds: 240 } as const;
 
+/** Complete: Ray's own message for a job that succeeded, and no reason (KubeRay sets one only on Failed). */
+export const completed = { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', reason: '', message: 'Job finished successfully.' } as const;
+
 export const caseScenarios: Scenario[] = [
   {
     ...base,
@@ -20,7 +23,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ submitterBackoffLimit: 0 }),
     steps: [midJob(), { kind: 'fault', fault: 'deleteSubmitterPod' }, untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+    expect: { ...completed, logsContain: ['step 40/40'] },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'SubmissionFailed', note: 'the submitter Job exhausts its backoff: Failed/SubmissionFailed while Ray still runs the job (#2314, #5100)' },
   },
@@ -31,7 +34,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ workers: 2, shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0, submitterBackoffLimit: 0 }),
     steps: [midJob(), { kind: 'fault', fault: 'killJobHead' }, untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+    expect: { ...completed, logsContain: ['step 40/40'] },
     clusterAfter: 'deleted',
     kuberay: { deploymentStatus: 'Failed', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', note: '`ray job submit` exits 0 when its tail closes 1000; 30 s later Failed and the cluster is deleted under the live job (#4921); or exit 1 and SubmissionFailed' },
   },
@@ -42,7 +45,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'SidecarMode',
     rayJob: seedJob({ mode: 'SidecarMode', shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 0 }),
     steps: [midJob(), { kind: 'fault', fault: 'killJobHead' }, untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+    expect: { ...completed, logsContain: ['step 40/40'] },
     clusterAfter: 'deleted',
     kuberay: { deploymentStatus: 'Failed', reason: 'SubmissionFailed', note: 'the sidecar exits 1 on the restart window\'s 500 and SidecarMode fails at once (or exits 0 and the grace period fails it)' },
   },
@@ -64,7 +67,12 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ steps: 200 }),
     steps: [midJob(), { kind: 'fault', fault: 'killDashboardAgent' }, untilTerminal('Failed', 150)],
-    expect: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded' },
+    expect: {
+      deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded',
+      // Rule 4 (the submitter exited 5 and 30 s passed) or addition F (the operator saw the node DEAD for 30 s),
+      // whichever comes first: the same verdict, each with its own text.
+      message: /^(The RayJob submitter finished at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d but the ray job did not reach terminal state within 30s|The Ray job's driver node \S+ has been DEAD or missing since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d; the job cannot finish \(no evidence of life within 30s\))$/,
+    },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', note: 'Failed 30 s after `ray job submit` exits 0 (right by luck), jobStatus left RUNNING (#2314)' },
   },
@@ -81,7 +89,7 @@ export const caseScenarios: Scenario[] = [
       { kind: 'hold', seconds: 95, while: { deploymentStatus: 'Running' } },
       untilTerminal('Complete', 120),
     ],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' },
+    expect: completed,
     clusterAfter: 'kept',
     timeoutSeconds: 300,
     kuberay: { deploymentStatus: 'Failed', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', note: '30 s after the submitter finished, whatever the job is doing (#4091, #4921)' },
@@ -104,7 +112,10 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ steps: 300, stepSeconds: 1, activeDeadlineSeconds: 45 }),
     steps: [untilTerminal('Failed', 150), { kind: 'wait', until: { deploymentStatus: 'Failed', jobStatus: 'STOPPED' }, timeoutSeconds: 30 }],
-    expect: { deploymentStatus: 'Failed', reason: 'DeadlineExceeded', rayStatus: 'STOPPED' },
+    expect: {
+      deploymentStatus: 'Failed', jobStatus: 'STOPPED', reason: 'DeadlineExceeded', rayStatus: 'STOPPED',
+      message: /^The RayJob has passed the activeDeadlineSeconds\. StartTime: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000 UTC\. ActiveDeadlineSeconds: 45$/,
+    },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Failed', reason: 'DeadlineExceeded', rayStatus: 'RUNNING', note: 'the Ray job keeps running under the Failed RayJob (#2314, #5295)' },
   },
@@ -115,7 +126,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ entrypoint: `echo "one;two" && echo \`echo backtick\` ; echo 'single "quoted"' && echo last-part` }),
     steps: [untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['one;two', 'backtick', 'single "quoted"', 'last-part'] },
+    expect: { ...completed, logsContain: ['one;two', 'backtick', 'single "quoted"', 'last-part'] },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['one;two'], note: 'older KubeRay ran only the part before the first `;` or `&&` on the cluster (#3561, #3764, #3802)' },
   },
@@ -126,7 +137,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ submitterBackoffLimit: 2 }),
     steps: [midJob(), { kind: 'fault', fault: 'deleteSubmitterPod' }, untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+    expect: { ...completed, logsContain: ['step 40/40'] },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', note: 'since #2579 the retry tails the existing job too', sameAsOurs: true },
   },
@@ -137,28 +148,35 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob(),
     steps: [midJob(), { kind: 'fault', fault: 'deleteSubmitterJob' }, untilTerminal('Complete')],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', logsContain: ['step 40/40'] },
+    expect: { ...completed, logsContain: ['step 40/40'] },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Running', note: 'stuck in Running: every reconcile fails to GET the Job (§6)' },
   },
   {
     ...base,
     id: 'C20',
-    title: 'the operator is stopped while the job succeeds, then started again',
+    title: 'the operator is stopped while the job succeeds, and started again 35 s after the submitter finished',
     mode: 'K8sJobMode',
     rayJob: seedJob({ steps: 20 }),
     steps: [
       midJob(3),
       { kind: 'fault', fault: 'stopOperator' },
-      // The job ends while no operator runs (the manual test waits 2 minutes; the end is what matters).
-      { kind: 'hold', seconds: 25, while: { deploymentStatus: 'Running' } },
+      // The job ends while no operator runs (the manual test waits 2 minutes). What matters is that the
+      // submitter finished more than 30 s before the operator is back: KubeRay then checks its
+      // submitter-finished timeout before it asks the dashboard, and fails the job that succeeded (C10).
+      { kind: 'wait', until: { deploymentStatus: 'Running', submitterExited: true }, timeoutSeconds: 120 },
+      { kind: 'hold', seconds: 35, while: { deploymentStatus: 'Running' } },
       { kind: 'fault', fault: 'startOperator' },
       untilTerminal('Complete'),
     ],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' },
+    expect: completed,
     clusterAfter: 'kept',
     needs: ['operatorRestart'],
-    kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', note: 'usually the same; with a status-check failure recorded before the downtime KubeRay fails it (C24)', sameAsOurs: true },
+    timeoutSeconds: 300,
+    kuberay: {
+      deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded',
+      note: 'its first reconcile after the restart runs the submitter-finished timeout (finishedAt + 30 s passed) before GetJobInfo, so the CR\'s stale RUNNING fails a job that succeeded (kuberay-rayjob.md 2.4.4; #5099 moves the check)',
+    },
   },
   {
     ...base,
@@ -171,7 +189,7 @@ export const caseScenarios: Scenario[] = [
       { kind: 'wait', until: { failedAtLeast: 2 }, timeoutSeconds: 150 },
       untilTerminal('Complete', 150),
     ],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', failed: 2, succeeded: 1 },
+    expect: { ...completed, failed: 2, succeeded: 1 },
     clusterAfter: 'deleted',
     timeoutSeconds: 420,
     kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', failed: 2, succeeded: 1, note: 'same', sameAsOurs: true },
@@ -189,7 +207,7 @@ export const caseScenarios: Scenario[] = [
       { kind: 'fault', fault: 'resume' },
       untilTerminal('Complete', 180),
     ],
-    expect: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' },
+    expect: completed,
     clusterAfter: 'deleted',
     timeoutSeconds: 360,
     kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', note: 'same', sameAsOurs: true },
@@ -201,7 +219,7 @@ export const caseScenarios: Scenario[] = [
     mode: 'K8sJobMode',
     rayJob: seedJob({ steps: 3, stepSeconds: 0.2, exitCode: 3, submitterBackoffLimit: 2 }),
     steps: [untilTerminal('Failed')],
-    expect: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', submitterPodsAtMost: 1 },
+    expect: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: /^Job entrypoint command failed with exit code 3, last available logs/, submitterPodsAtMost: 1 },
     clusterAfter: 'kept',
     kuberay: { deploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', submitterPodsAtMost: 3, note: 'the submitter Job retries a finished job twice more (two extra pods) before AppFailed' },
   },
