@@ -43,6 +43,31 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
     }
   };
 
+  const POLL_MS = 100;
+  const driverNodeOf = async (sid: string): Promise<string> => {
+    const client = query();
+    try {
+      const job = await client.getJob(sid);
+      if (job.kind !== 'ok' || !job.value.driver_node_id) throw new Error(`no driver node for ${sid}: ${JSON.stringify(job)}`);
+      return job.value.driver_node_id;
+    } finally {
+      await client.close();
+    }
+  };
+  /** When the node table first lists the node DEAD (polled every POLL_MS; bounded by the run's end). */
+  const firstDeadObservation = async (nodeId: string, over: () => boolean): Promise<number> => {
+    const client = query();
+    try {
+      for (;;) {
+        if (over()) throw new Error(`the run ended before node ${nodeId} was seen DEAD`);
+        if ((await client.nodeLiveness(nodeId)).kind === 'dead') return Date.now();
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } finally {
+      await client.close();
+    }
+  };
+
   beforeAll(async () => {
     if (provisioning.kind === 'failed') throw new Error(`Ray provisioning failed:\n${provisioning.output}`);
     head = await startRealRayHead({ numCpus: 4, startTimeoutMs: 240_000 });
@@ -127,13 +152,23 @@ describe.skipIf(provisioning.kind === 'skipped')('against a real Ray 2.58 head',
   }, 90_000);
 
   // Destructive from here on: the head's agent (and with it the raylet) dies, then the dashboard.
-  it('agent killed: exits 5; then a submitter attached to the frozen job exits 4 once the dashboard is gone', async () => {
+  // Issue 8: --driver-lost-after is kept to the second on a real head (it used to exit 3-9 s late, at the next
+  // log-stream reconnect). The bound counts from the moment the driver's node turned DEAD, seen here by polling.
+  it('agent killed: exits 5 within 1 s of --driver-lost-after; then a submitter attached to the frozen job exits 4 once the dashboard is gone', async () => {
     const sid = id();
     const dir = mkdtempSync(join(tmpdir(), 'submitter-real-'));
+    const boundMs = 3_000;
     const run = startInProcess(['--driver-lost-after', '3s', '--', countingJob(600, 0.1)], env(sid));
     await waitFor(() => run.stdout().includes('line 2\n'), 'the job to print', 60_000, 100);
+    const driverNode = await driverNodeOf(sid);
+    let exitedAt: number | undefined;
+    void run.done.then(() => (exitedAt = Date.now()));
     await head.faults.killAgent();
+    const deadAt = await firstDeadObservation(driverNode, () => exitedAt !== undefined);
     expect((await run.done).exitCode).toBe(5);
+    // The poll sees DEAD at most POLL_MS after the submitter can: allow that much below the bound, 1 s above it.
+    expect(exitedAt! - deadAt).toBeGreaterThanOrEqual(boundMs - POLL_MS);
+    expect(exitedAt! - deadAt).toBeLessThanOrEqual(boundMs + 1_000);
     expect(await statusOf(sid)).toBe('RUNNING'); // frozen: Ray never marks it (ray#65037)
 
     const terminationLog = join(dir, 'termination-log');
