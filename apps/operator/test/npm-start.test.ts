@@ -82,6 +82,11 @@ describe('npm start', { timeout: 200_000 }, () => {
     expect((await kubectl(kubeconfig, ['explain', 'rayjob.spec.submitterConfig'])).stdout).toMatch(/FIELD: submitterConfig <Object>[\s\S]*backoffLimit/);
     expect((await kubectl(kubeconfig, ['auth', 'can-i', 'create', 'pods'])).stdout).toBe('yes\n');
     expect((await kubectl(kubeconfig, ['auth', 'can-i', 'create', 'pods', '--as=system:serviceaccount:default:default'])).stdout).toBe('no\n');
+    // As a ServiceAccount with its own token, through the HTTPS kubeconfig the startup message names.
+    const httpsKubeconfig = /use KUBECONFIG=(\S+);/.exec(stderr)?.[1] ?? '';
+    const token = (await kubectl(kubeconfig, ['create', 'token', 'default'])).stdout.trim();
+    const denied = await kubectl(httpsKubeconfig, ['get', 'pods', `--token=${token}`]);
+    expect(denied.stderr).toContain('Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default"');
     await eventually('the sleeper pod to run', async () => (await kubectl(kubeconfig, ['get', 'pod', 'sleeper', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 60_000);
     const exec = await kubectl(kubeconfig, ['exec', 'sleeper', '--', 'sh', '-c', 'echo in the pod; exit 3']);
     expect({ code: exec.code, stdout: exec.stdout }).toEqual({ code: 3, stdout: 'in the pod\n' });

@@ -48,6 +48,8 @@ async function up(dir: string, crds: string[], images: ImageCatalog, port: numbe
   writeFileSync(pidFile(dir), String(process.pid));
   process.stdout.write(`${sandbox.kubeconfigPath}\n`);
   process.stderr.write(`rayjob-sandbox: API server ${sandbox.url}; export KUBECONFIG=${sandbox.kubeconfigPath}\n`);
+  // kubectl sends a --token (or a kubeconfig's token) over TLS only: acting as a ServiceAccount needs the HTTPS one.
+  if (sandbox.apiServer.https) process.stderr.write(`rayjob-sandbox: to act as a ServiceAccount (kubectl --token=$(kubectl create token NAME) ...) use KUBECONFIG=${sandbox.apiServer.https.kubeconfigPath}; kubectl sends tokens over TLS only\n`);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;

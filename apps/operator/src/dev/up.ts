@@ -59,6 +59,8 @@ const operator = await startOperator({
 writeFileSync(join(dir, 'sandbox.pid'), String(process.pid));
 process.stdout.write(`${sandbox.kubeconfigPath}\n`);
 process.stderr.write(`rayjob up: API server ${sandbox.url}; operator running (${Object.keys(operator.controllers).join(', ')}); export KUBECONFIG=${sandbox.kubeconfigPath}\n`);
+// kubectl sends a --token (or a kubeconfig's token) over TLS only: acting as a ServiceAccount needs the HTTPS one.
+if (sandbox.apiServer.https) process.stderr.write(`rayjob up: to act as a ServiceAccount (kubectl --token=$(kubectl create token NAME) ...) use KUBECONFIG=${sandbox.apiServer.https.kubeconfigPath}; kubectl sends tokens over TLS only\n`);
 let stopping = false;
 const stop = async (): Promise<void> => {
   if (stopping) return;
