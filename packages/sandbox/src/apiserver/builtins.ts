@@ -32,6 +32,7 @@ import {
   namespaceTable,
   nodeTable,
   podTable,
+  replicaSetTable,
   secretTable,
   serviceAccountTable,
   serviceTable,
@@ -149,7 +150,7 @@ export const builtinResources: ResourceType[] = [
   builtin({ plural: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], subresources: ['status'], statusSplit: true }),
   builtin({ group: 'events.k8s.io', plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventTable, bucket: '/events', extra: { fromStorage: eventsV1FromCore, toStorage: coreFromEventsV1, decodeCheck: decodeEvent, validate: (e, ctx) => (ctx.operation === 'create' ? validateEventsV1(e) : []) } }),
   builtin({ group: 'apps', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: deploymentTable, extra: { applyDefaults: defaultDeployment, scale: builtinScalePaths } }),
-  builtin({ group: 'apps', plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, extra: { scale: builtinScalePaths } }),
+  builtin({ group: 'apps', plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: replicaSetTable, extra: { scale: builtinScalePaths } }),
   builtin({ group: 'apps', plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, extra: { scale: builtinScalePaths } }),
   builtin({ group: 'apps', plural: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], subresources: ['status'], statusSplit: true }),
   builtin({

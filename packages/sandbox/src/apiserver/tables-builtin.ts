@@ -144,6 +144,25 @@ export const deploymentTable: TableShape = {
   },
 };
 
+export const replicaSetTable: TableShape = {
+  columns: [nameCol, col('Desired', 0, 'integer'), col('Current', 0, 'integer'), col('Ready', 0, 'integer'), ageCol, col('Containers', 1), col('Images', 1), col('Selector', 1)],
+  cells: (rs, now) => {
+    const spec = o(rs.spec);
+    const status = o(rs.status);
+    const selector = o(o(spec.selector).matchLabels);
+    return [
+      rs.metadata.name,
+      (spec.replicas as number) ?? 1,
+      (status.replicas as number) ?? 0,
+      (status.readyReplicas as number) ?? 0,
+      age(rs, now),
+      containersOf(spec.template).map((c) => c.name).join(','),
+      containersOf(spec.template).map((c) => c.image).join(','),
+      Object.entries(selector).map(([k, v]) => `${k}=${String(v)}`).join(',') || '<none>',
+    ];
+  },
+};
+
 export const namespaceTable: TableShape = {
   columns: [nameCol, col('Status'), ageCol],
   cells: (ns, now) => [ns.metadata.name, (o(ns.status).phase as string) ?? 'Active', age(ns, now)],

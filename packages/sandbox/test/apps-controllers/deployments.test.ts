@@ -57,6 +57,13 @@ describe('Deployment controller', () => {
     expect(rs.ok && rs.value.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Deployment', name: 'web', controller: true });
     expect(rs.ok && rs.value.status).toMatchObject({ replicas: 2, readyReplicas: 2, availableReplicas: 2 });
     expect((await kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s'])).stdout).toContain('deployment "web" successfully rolled out');
+    // kubectl get prints kube-apiserver's columns for both kinds.
+    const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.split(/\s+/));
+    expect(rows((await kubectl(['get', 'rs', rsName, '-o', 'wide'])).stdout).map((r) => r.filter((_, i) => i !== 4))).toEqual([
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'CONTAINERS', 'IMAGES', 'SELECTOR'],
+      [rsName, '2', '2', '2', 'c', 'busybox', `app=web,pod-template-hash=${rsName.slice('web-'.length)}`],
+    ]);
+    expect(rows((await kubectl(['get', 'deploy', 'web'])).stdout).map((r) => r.slice(0, 4))).toEqual([['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE'], ['web', '2/2', '2', '2']]);
   });
 
   it('rolls out a new template: a new ReplicaSet takes over and the old one goes to zero', async () => {
