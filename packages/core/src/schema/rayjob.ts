@@ -118,7 +118,9 @@ export const DeletionStrategySchema = z
   });
 export type DeletionStrategy = z.infer<typeof DeletionStrategySchema>;
 
-export const SubmitterConfigSchema = z.looseObject({ backoffLimit: int32().optional() });
+export const SubmitterConfigSchema = z.looseObject({
+  backoffLimit: int32().optional().describe('Retries of the submitter Job (its spec.backoffLimit): at most backoffLimit + 1 submitter pods. 2 when unset.'),
+});
 export type SubmitterConfig = z.infer<typeof SubmitterConfigSchema>;
 
 // Spec (§1.3).

@@ -40,12 +40,13 @@ afterAll(async () => {
 });
 
 describe('kubectl explain', () => {
-  it('kubectl explain rayjob.spec.submitterConfig prints the CRD field and its fields', async () => {
+  it('kubectl explain rayjob.spec.submitterConfig prints the CRD field and its fields, with their docs', async () => {
     const out = await h.kubectl(['explain', 'rayjob.spec.submitterConfig']);
     expect(out.stderr).toBe('');
     expect(out.stdout).toContain('KIND:       RayJob');
-    expect(out.stdout).toMatch(/FIELD: submitterConfig <Object>/);
-    expect(out.stdout).toMatch(/backoffLimit\s+<integer>/);
+    expect(out.stdout).toMatch(/FIELD: submitterConfig <Object>\s+DESCRIPTION:\s+Settings of the submitter Job/);
+    expect(out.stdout).toMatch(/backoffLimit\s+<integer>\s+Retries of the submitter Job/);
+    expect(out.stdout).not.toContain('<no description>');
   });
 
   it.each([
