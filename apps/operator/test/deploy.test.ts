@@ -64,7 +64,9 @@ describe('deploy/', { timeout: 60_000 }, () => {
     expect(sortedRules(helmRole.rules)).toEqual(sortedRules(baseRole.rules));
     // Least privilege: no wildcards, no verbs on kinds the operator never touches.
     expect(JSON.stringify(helmRole.rules)).not.toContain('*');
-    expect(helmRole.rules.flatMap((r: Json) => r.resources)).not.toContain('configmaps');
+    // ConfigMaps: only the submitter-state one of addition H is written, never listed or watched.
+    expect(helmRole.rules.filter((r: Json) => r.resources.includes('configmaps')).map((r: Json) => r.verbs)).toEqual([['create', 'get', 'patch']]);
+    expect(helmRole.rules.flatMap((r: Json) => r.resources)).not.toContain('ingresses');
   });
 
   it('singleNamespaceInstall: Roles only in the watched namespaces, and the operator watches just those', async () => {

@@ -2,7 +2,7 @@
 // sidecar, a user template that runs our image) is fed, args and env as the kubelet would pass them, into the
 // submitter's real parser; the resulting config must say exactly what the RayJob asked for.
 import {
-  buildRayCluster, buildSubmitterJob, DEFAULT_SUBMITTER_IMAGE, submissionOptions, SUBMITTER_ENTRY, type Container, type RayJob,
+  attachOnlyMarkOf, buildRayCluster, buildSubmitterJob, buildSubmitterStateConfigMap, DEFAULT_SUBMITTER_IMAGE, submissionOptions, SUBMITTER_ENTRY, type Container, type RayJob,
 } from '@rayjob/core';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type SubmitterConfig } from '../src/cli/load-config.ts';
@@ -33,8 +33,14 @@ function rayJob(spec: Partial<RayJob['spec']> = {}): RayJob {
   };
 }
 
-/** What the kubelet hands the process: args after the command's entry, env with Secret references resolved. */
-function invocation(container: Container): { argv: string[]; env: Record<string, string> } {
+/** ConfigMaps of the namespace by name: their data. */
+type ConfigMaps = Record<string, Record<string, string>>;
+
+/**
+ * What the kubelet hands the process: args after the command's entry, env with Secret references resolved and
+ * ConfigMap keys looked up (an optional missing key leaves the variable unset; a required one fails the start).
+ */
+function invocation(container: Container, configMaps: ConfigMaps): { argv: string[]; env: Record<string, string> } {
   expect(container.command).toEqual([SUBMITTER_ENTRY]);
   const env: Record<string, string> = {};
   for (const e of container.env ?? []) {
@@ -42,13 +48,18 @@ function invocation(container: Container): { argv: string[]; env: Record<string,
     else if (e.valueFrom?.secretKeyRef) {
       const ref = e.valueFrom.secretKeyRef as { name?: string; key?: string };
       env[e.name] = `secret:${ref.name}/${ref.key}`;
-    }
+    } else if (e.valueFrom?.configMapKeyRef) {
+      const ref = e.valueFrom.configMapKeyRef as { name?: string; key: string; optional?: boolean };
+      const value = configMaps[ref.name ?? '']?.[ref.key];
+      if (value !== undefined) env[e.name] = value;
+      else if (ref.optional !== true) throw new Error(`CreateContainerConfigError: ConfigMap ${ref.name} key ${ref.key} is missing`);
+    } else throw new Error(`the test resolves no ${JSON.stringify(e.valueFrom)}`);
   }
   return { argv: container.args ?? [], env };
 }
 
-function parse(container: Container): SubmitterConfig {
-  const { argv, env } = invocation(container);
+function parse(container: Container, configMaps: ConfigMaps = {}): SubmitterConfig {
+  const { argv, env } = invocation(container, configMaps);
   const loaded = loadConfig({ argv, env, writable: () => false });
   if (loaded.kind !== 'config') throw new Error(`the submitter refused the builder's container: ${JSON.stringify(loaded)}`);
   return loaded.config;
@@ -106,6 +117,22 @@ describe('every submitter container core builds for our image parses into what t
     const config = parse(k8sJobContainer(job, attachOnly));
     expect(config).toMatchObject({ baseUrl: `http://${DASHBOARD_URL}`, submissionId: JOB_ID, attachOnly, noWait: true });
     expect(config.request).toEqual({ entrypoint: 'python user.py' });
+  });
+
+  it.each([
+    { name: 'K8sJobMode Job', container: () => k8sJobContainer(rayJob(), false) },
+    { name: 'SidecarMode sidecar', container: () => sidecarContainer(rayJob(), false) },
+    { name: 'a user template running our image', container: () => k8sJobContainer(rayJob(userTemplate(['--', 'python user.py']) as Partial<RayJob['spec']>), false) },
+  ])('$name, built before the job was seen: attach-only exactly when the operator has written the mark (addition H)', ({ container }) => {
+    const job = rayJob();
+    const written = buildSubmitterStateConfigMap(job, attachOnlyMarkOf(job, 'rayjob-sample-x7k2p', JOB_ID));
+    const name = written.metadata.name ?? '';
+    expect(parse(container()).attachOnly).toBe(false);
+    expect(parse(container(), { [name]: {} }).attachOnly).toBe(false);
+    expect(parse(container(), { [name]: { ...written.data } }).attachOnly).toBe(true);
+    // Another attempt's mark (a retry of the RayJob) does not switch this one.
+    const other = buildSubmitterStateConfigMap(job, attachOnlyMarkOf(job, 'rayjob-sample-other', 'rayjob-sample-other-id'));
+    expect(parse(container(), { [name]: { ...other.data } }).attachOnly).toBe(false);
   });
 
   it('a RayJob with only an entrypoint gives a config with only an entrypoint (no flag is emitted empty)', () => {

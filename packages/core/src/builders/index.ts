@@ -6,6 +6,7 @@ export * from './dashboard.ts';
 export * from './auth-env.ts';
 export * from './submitter-command.ts';
 export * from './kuberay-submit-script.ts';
+export * from './attach-only-mark.ts';
 export * from './submitter-container.ts';
 export * from './ray-cluster.ts';
 export * from './submitter-job.ts';

@@ -1,3 +1,4 @@
+import { SubmitterEnv } from '../contracts/submitter-cli.ts';
 import { SubmitterExitCode } from '../contracts/submitter-exit-codes.ts';
 import { goJsonEscape, goQuote, shellQuote } from '../go-text/quoting.ts';
 import { sortedJson } from './sorted-json.ts';
@@ -14,7 +15,12 @@ import type { SubmissionOptions } from './submitter-command.ts';
  * `ray job status` runs only after GCS answered healthy, so its failure means "not found" (or a dashboard that
  * broke in between, which a retry of the Job sorts out: the retry cannot submit either).
  */
-export function kubeRaySubmitScript(address: string, jobId: string, options: SubmissionOptions, mode: { attachOnly: boolean } = { attachOnly: false }): string {
+export function kubeRaySubmitScript(
+  address: string,
+  jobId: string,
+  options: SubmissionOptions,
+  mode: { attachOnly: boolean; atRuntime?: boolean } = { attachOnly: false },
+): string {
   const health = `${address}/api/gcs_healthz`;
   const healthCheck = `python -c "import urllib.request; r=urllib.request.urlopen('${health}', timeout=10); exit(0 if b'success' in r.read() else 1)"`;
   const tokens: string[] = [
@@ -22,11 +28,15 @@ export function kubeRaySubmitScript(address: string, jobId: string, options: Sub
     goQuote(`Waiting for Ray Dashboard GCS to become healthy at ${address} ...`), ';', 'sleep', '2', ';', 'done', ';',
     'if', '!', 'ray', 'job', 'status', '--address', address, jobId, '>/dev/null', '2>&1', ';', 'then',
   ];
+  const why = `Ray job ${jobId} is not known to ${address}; attach-only: it was seen before, so its head was lost. Not submitting it again.`;
+  const refuse = ['echo', goQuote(why), '>&2', ';', 'exit', String(SubmitterExitCode.AttachTargetMissing), ';'];
   if (mode.attachOnly) {
-    const why = `Ray job ${jobId} is not known to ${address}; attach-only: it was seen before, so its head was lost. Not submitting it again.`;
-    tokens.push('echo', goQuote(why), '>&2', ';', 'exit', String(SubmitterExitCode.AttachTargetMissing), ';');
-    tokens.push('fi', ';', 'ray', 'job', 'logs', '--address', address, '--follow', jobId);
+    tokens.push(...refuse, 'fi', ';', 'ray', 'job', 'logs', '--address', address, '--follow', jobId);
     return tokens.join(' ');
+  }
+  if (mode.atRuntime) {
+    // The mark arrives as env from the submitter-state ConfigMap (true or 1, any case, as our submitter reads it).
+    tokens.push('case', `"\${${SubmitterEnv.attachOnly}:-}"`, 'in', '[Tt][Rr][Uu][Ee]|1)', ...refuse, ';;', 'esac', ';');
   }
   tokens.push('ray', 'job', 'submit', '--address', address, '--no-wait');
   if (options.runtimeEnv) tokens.push('--runtime-env-json', goQuote(goJsonEscape(sortedJson(options.runtimeEnv))));

@@ -1,4 +1,5 @@
 import type { RayCluster, RayJob } from '../schema/index.ts';
+import { attachOnlyMarkOf } from './attach-only-mark.ts';
 import { headDashboardPort } from './dashboard.ts';
 import { annotationKeys, labelKeys, ORIGINATED_FROM_RAYJOB, ownerReferenceTo } from './labels.ts';
 import { ourSubmitterContainer } from './submitter-container.ts';
@@ -39,6 +40,8 @@ export function buildRayCluster(
       clusterName,
       clusterSpec: spec,
       attachOnly,
+      // A replacement head's sidecar reads the mark at its start: attach-only once Ray reported the job.
+      mark: attachOnlyMarkOf(rayJob, clusterName, jobId),
     });
     if (settings.featureGates.sidecarSubmitterRestart) sidecar.restartPolicy = 'OnFailure';
     podSpec.containers = [...(podSpec.containers ?? []), sidecar];

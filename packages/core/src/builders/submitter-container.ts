@@ -1,5 +1,6 @@
 import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv } from '../contracts/submitter-cli.ts';
 import type { Container, EnvVar, RayClusterSpec } from '../schema/index.ts';
+import { attachOnlyEnvFromMark, type AttachOnlyMark } from './attach-only-mark.ts';
 import { authEnv, upsertEnv } from './auth-env.ts';
 import { submitterArgs, type SubmissionOptions } from './submitter-command.ts';
 
@@ -24,6 +25,11 @@ export interface SubmitterEnvInput {
    * or a retry of the Job controller, submits the job again to a replacement head.
    */
   attachOnly?: boolean | undefined;
+  /**
+   * Built before any Ray status (not attachOnly): where attach-only will be switched on later, read by the
+   * kubelet at each container start (see AttachOnlyMark).
+   */
+  mark?: AttachOnlyMark | undefined;
 }
 
 /**
@@ -35,10 +41,15 @@ export function submitterEnv(existing: readonly EnvVar[] | undefined, input: Sub
     { name: SubmitterEnv.pythonUnbuffered, value: '1' },
     { name: SubmitterEnv.dashboardAddress, value: input.address },
     { name: SubmitterEnv.submissionId, value: input.jobId },
-    ...(input.attachOnly ? [{ name: SubmitterEnv.attachOnly, value: ATTACH_ONLY_ENV_VALUE }] : []),
+    ...attachOnlyEnv(input),
   ];
   const withOurs = upsertEnv(existing, ours);
   return upsertEnv(withOurs, authEnv(input.clusterName, input.clusterSpec, withOurs));
+}
+
+function attachOnlyEnv(input: SubmitterEnvInput): EnvVar[] {
+  if (input.attachOnly) return [{ name: SubmitterEnv.attachOnly, value: ATTACH_ONLY_ENV_VALUE }];
+  return input.mark ? [attachOnlyEnvFromMark(input.mark)] : [];
 }
 
 /** Our submitter as a container: `/submitter [--attach-only] <flags> -- <entrypoint>`. */

@@ -1,5 +1,6 @@
 import type { Container, K8sJob, PodTemplateSpec, RayClusterSpec, RayJob } from '../schema/index.ts';
 import { FINAL_SUBMITTER_EXIT_CODES } from '../contracts/submitter-exit-codes.ts';
+import { attachOnlyMarkOf } from './attach-only-mark.ts';
 import { dashboardAddress } from './dashboard.ts';
 import { kubeRaySubmitScript } from './kuberay-submit-script.ts';
 import { ownerReferenceTo, rayJobChildLabels } from './labels.ts';
@@ -38,7 +39,8 @@ export function buildSubmitterJob(input: SubmitterJobInput): K8sJob {
   const { rayJob, settings } = input;
   const address = dashboardAddress(input.dashboardURL);
   const attachOnly = input.attachOnly ?? false;
-  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec, attachOnly };
+  const mark = attachOnlyMarkOf(rayJob, input.clusterName, input.jobId);
+  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec, attachOnly, mark };
   const labels = rayJobChildLabels(rayJob);
   let template: PodTemplateSpec;
   if (rayJob.spec.submitterPodTemplate) {
@@ -82,7 +84,8 @@ function configureUserContainer(
   const out = { ...container, env: submitterEnv(container.env, envInput) };
   if (!container.command || container.command.length === 0) {
     out.command = ['/bin/bash', input.settings.enableLoginShell ? '-cel' : '-ce', '--'];
-    out.args = [kubeRaySubmitScript(address, input.jobId, input.options, { attachOnly: input.attachOnly ?? false })];
+    // Not attach-only at build time: the script reads the mark's env when it runs (a retried pod sees it).
+    out.args = [kubeRaySubmitScript(address, input.jobId, input.options, { attachOnly: input.attachOnly ?? false, atRuntime: true })];
   }
   return out;
 }

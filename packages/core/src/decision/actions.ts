@@ -1,4 +1,4 @@
-import type { K8sJob, RayCluster, Service } from '../schema/index.ts';
+import type { ConfigMap, K8sJob, RayCluster, Service } from '../schema/index.ts';
 import type { SubmitJobRequest } from '../builders/submit-request.ts';
 
 /** An event about the RayJob, events.k8s.io style (KubeRay's recorder: reason, action, note). */
@@ -21,6 +21,11 @@ export type Action =
   | { type: 'suspendWorkerGroups'; name: string }
   | { type: 'createSubmitterJob'; job: K8sJob; recreated: boolean }
   | { type: 'deleteSubmitterJob'; name: string }
+  /**
+   * Addition H: create the submitter-state ConfigMap, or merge `key` into it, so every submitter built before the
+   * job was seen starts attach-only from now on. The executor remembers `attachOnlyMarked` once it is written.
+   */
+  | { type: 'markSubmittersAttachOnly'; configMap: ConfigMap; key: string }
   /** Create the RayJob head Service, or update it (keeping its clusterIP) when it points at another cluster. */
   | { type: 'applyHeadService'; service: Service; existing: 'absent' | 'stale' }
   | { type: 'submitRayJob'; dashboardURL: string; request: SubmitJobRequest }

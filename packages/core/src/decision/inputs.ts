@@ -55,6 +55,8 @@ export interface OperatorMemory {
    * asked again.
    */
   rayJobSettled?: { jobId: string } | undefined;
+  /** Addition H: the submitter-state ConfigMap holds this attach-only key (written by the executor). */
+  attachOnlyMarked?: { key: string } | undefined;
 }
 
 export interface DecisionInput {

@@ -5,5 +5,6 @@ export * from './managed-by.ts';
 export * from './pod.ts';
 export * from './k8s-job.ts';
 export * from './service.ts';
+export * from './config-map.ts';
 export * from './raycluster.ts';
 export * from './rayjob.ts';

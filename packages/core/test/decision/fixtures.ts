@@ -1,4 +1,5 @@
 import {
+  attachOnlyMarkKey,
   decide,
   defaultDecisionSettings,
   formatKubeTime,
@@ -161,17 +162,23 @@ export const found = (status: string, extra: Record<string, unknown> = {}) =>
 
 export const testSettings: DecisionSettings = { ...defaultDecisionSettings };
 
+/**
+ * The attempt's attach-only mark is taken as already written (addition H), so the other tables need not list
+ * its one-off action; the mark's own tests pass `attachOnlyMarked: undefined`.
+ */
+export const MARKED_MEMORY = { attachOnlyMarked: { key: attachOnlyMarkKey(CLUSTER, JOB_ID) } };
+
 export function makeInput(partial: Partial<DecisionInput> & { rayJob: RayJob }): DecisionInput {
   return {
     dashboard: { kind: 'not-queried' },
     driverNode: { kind: 'not-checked' },
-    memory: {},
     settings: testSettings,
     now: at(60),
     random: seededRandom(),
     submitterPods: [],
     headPods: [],
     ...partial,
+    memory: { ...MARKED_MEMORY, ...(partial.memory ?? {}) },
   };
 }
 

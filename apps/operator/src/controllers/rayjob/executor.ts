@@ -178,6 +178,8 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
       return submit(action, rayJob, memory, deps);
     case 'stopRayJob':
       return stop(action, rayJob, memory, deps);
+    case 'markSubmittersAttachOnly':
+      return markAttachOnly(action, rayJob, memory, deps);
   }
 }
 
@@ -210,6 +212,29 @@ async function createOwned(rayJob: RayJob, obj: KubernetesObject, memory: Operat
   }
   await events.failed(r.message);
   return apiError(memory, `create ${obj.kind}`, r);
+}
+
+/**
+ * Addition H: write the attach-only mark into the submitter-state ConfigMap (create it, or merge the key into
+ * ours on 409). Best effort like a stop: a failure is logged and asked for again by the next reconcile, never
+ * holds back the status write. Memory remembers the key once written, so a steady RayJob costs no call.
+ */
+async function markAttachOnly(action: Extract<Action, { type: 'markSubmittersAttachOnly' }>, rayJob: RayJob, memory: OperatorMemory, deps: ExecuteDeps): Promise<Applied> {
+  const marked: Applied = { kind: 'ok', memory: { ...memory, attachOnlyMarked: { key: action.key } } };
+  const obj = action.configMap as KubernetesObject;
+  const ref = refOf(obj);
+  const created = await deps.writer.create(obj);
+  if (created.ok) return marked;
+  const failed = (message: string): Applied => {
+    deps.log('Cannot mark the submitters attach-only (asked again next reconcile)', { configMap: ref.name, error: message });
+    return { kind: 'ok', memory };
+  };
+  if (created.code !== 409) return failed(`${created.code} ${created.message}`);
+  const existing = await deps.writer.read(ref);
+  if (!existing.ok) return failed(`read after 409: ${existing.code} ${existing.message}`);
+  if (!ownedBy(existing.value, rayJob)) return failed('the ConfigMap exists and is not owned by this RayJob; delete or rename it');
+  const patched = await deps.writer.mergePatch(ref, { data: action.configMap.data ?? {} });
+  return patched.ok ? marked : failed(`patch: ${patched.code} ${patched.message}`);
 }
 
 /** Re-point the RayJob head Service at the current attempt's cluster, keeping its clusterIP (KubeRay). */

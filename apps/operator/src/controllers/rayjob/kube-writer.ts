@@ -41,6 +41,7 @@ const types: Record<string, ResourceType> = {
   'batch/v1/Job': resources.jobs,
   'v1/Service': resources.services,
   'v1/Secret': resources.secrets,
+  'v1/ConfigMap': resources.configmaps,
 };
 
 function typeOf(apiVersion: string | undefined, kind: string | undefined): ResourceType {

@@ -1,5 +1,6 @@
 import type { Context, Ending } from '../context.ts';
 import { applyVerdict } from '../running/apply-verdict.ts';
+import { markSubmittersAttachOnly } from '../running/attach-only-mark.ts';
 import { observeRunning } from '../running/observation.ts';
 import { judgeRunning } from '../running/rules.ts';
 
@@ -10,5 +11,7 @@ import { judgeRunning } from '../running/rules.ts';
 export function decideRunning(ctx: Context): Ending {
   const observation = observeRunning(ctx);
   const { rule, verdict } = judgeRunning(observation);
-  return applyVerdict(ctx, observation, rule, verdict);
+  const ending = applyVerdict(ctx, observation, rule, verdict);
+  markSubmittersAttachOnly(ctx);
+  return ending;
 }
