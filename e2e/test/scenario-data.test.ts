@@ -122,7 +122,8 @@ describe('checks', () => {
     const scenario = scenarios.find((s) => s.id === 'C2');
     if (!scenario) throw new Error('C2 missing');
     const run: RunRecord = {
-      observations: [observation({ clusterExists: false, rayStatus: 'RUNNING' })],
+      // As observe() records it: once the RayCluster is gone the dashboard is not asked (no rayStatus).
+      observations: [observation({ atMs: 500, rayStatus: 'RUNNING' }), observation({ clusterExists: false }), observation({ atMs: 1500, clusterExists: false })],
       submissionsByCluster: new Map([['c', 2]]),
       submitterPodsSeen: new Set(),
       clusterGoneAfterEnd: false,
@@ -132,6 +133,30 @@ describe('checks', () => {
       'the Ray job was submitted 2 times on c',
       'the RayCluster was not deleted after the job finished',
     ]);
+  });
+});
+
+describe('the RayCluster deleted under a live job', () => {
+  const c1 = scenarios.find((s) => s.id === 'C1');
+  if (!c1) throw new Error('C1 missing');
+  const gone = (over: Partial<Observation>) => observation({ clusterExists: false, ...over });
+  const problems = (observations: Observation[]) =>
+    invariantProblems(c1, { observations, submissionsByCluster: new Map(), submitterPodsSeen: new Set() });
+
+  it.each([
+    ['under a Running RayJob, seen twice', [observation({ atMs: 500 }), gone({ atMs: 1000 }), gone({ atMs: 1500 })], 'at 1.0s the RayCluster c was gone while the RayJob was Running'],
+    ["under KubeRay's Failed RayJob with the job RUNNING (#2314)", [observation({ atMs: 500 }), gone({ deploymentStatus: 'Failed', reason: 'SubmissionFailed' })], 'at 1.0s the RayCluster c was gone while the RayJob was Failed with jobStatus RUNNING'],
+  ] as const)('is flagged %s', (_what, observations, problem) => {
+    expect(problems([...observations])).toEqual([problem]);
+  });
+
+  it.each([
+    ['before it was ever created (Initializing: the name is recorded first)', [gone({ deploymentStatus: 'Initializing', jobStatus: '' }), observation({ atMs: 2000 })]],
+    ['after the job ended (Complete, SUCCEEDED)', [observation({ atMs: 500 }), gone({ deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' })]],
+    ['by a suspend (Suspending, Suspended)', [observation({ atMs: 500 }), gone({ deploymentStatus: 'Suspending' }), gone({ atMs: 1500, deploymentStatus: 'Suspended', jobStatus: '' })]],
+    ['when one look read the RayJob before its Complete write and the clusters after the deletion', [observation({ atMs: 500 }), gone({}), gone({ atMs: 1500, deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' })]],
+  ] as const)('is not flagged %s', (_what, observations) => {
+    expect(problems([...observations])).toEqual([]);
   });
 });
 

@@ -68,11 +68,10 @@ export function outcomeProblems(expect: Outcome, final: Observation, run: Pick<R
 /** The invariants every scenario holds, whatever its outcome. */
 export function invariantProblems(scenario: Scenario, run: RunRecord): string[] {
   const problems: string[] = [];
-  for (const o of run.observations) {
-    if (o.deploymentStatus === 'Running' && o.cluster && !o.clusterExists && o.rayStatus !== undefined) {
-      problems.push(`at ${(o.atMs / 1000).toFixed(1)}s the RayCluster ${o.cluster} was gone while the RayJob was Running`);
-      break;
-    }
+  const early = clusterGoneUnderLiveJob(run.observations);
+  if (early) {
+    const status = early.deploymentStatus === 'Running' || early.deploymentStatus === 'Waiting' ? early.deploymentStatus : `${early.deploymentStatus} with jobStatus ${early.jobStatus}`;
+    problems.push(`at ${(early.atMs / 1000).toFixed(1)}s the RayCluster ${early.cluster} was gone while the RayJob was ${status}`);
   }
   for (const [cluster, count] of run.submissionsByCluster) {
     if (count > scenario.runsPerAttempt) problems.push(`the Ray job was submitted ${count} times on ${cluster}`);
@@ -80,4 +79,30 @@ export function invariantProblems(scenario: Scenario, run: RunRecord): string[] 
   if (scenario.clusterAfter === 'deleted' && run.clusterGoneAfterEnd === false) problems.push('the RayCluster was not deleted after the job finished');
   if (scenario.clusterAfter === 'kept' && run.clusterGoneAfterEnd === true) problems.push('the RayCluster was deleted although the spec keeps it');
   return problems;
+}
+
+/** States in which the operator lets the cluster go on purpose, whatever the job does (suspend, a retry's new attempt). */
+const releasing = new Set(['Suspending', 'Suspended', 'Retrying', 'New', 'Initializing']);
+const liveJob = new Set(['RUNNING', 'PENDING']);
+
+/**
+ * The first look at which the RayJob's cluster, seen before, is gone while the RayJob still counts its job as
+ * live: Running or Waiting, or a RUNNING/PENDING jobStatus under a terminal RayJob (KubeRay's #2314 pair before
+ * its cluster deletion). Once the cluster is gone the dashboard cannot be asked, so this is judged on the
+ * RayJob's own status. One look reads the RayJob and the clusters side by side, so it may pair a RayJob read
+ * just before its Complete write with a cluster list read just after the deletion; a look like that counts only
+ * when the next look at the same cluster shows the same (a real early deletion does not heal).
+ */
+function clusterGoneUnderLiveJob(observations: readonly Observation[]): Observation | undefined {
+  const seen = new Set<string>();
+  const early = (o: Observation): boolean =>
+    o.cluster !== '' && !o.clusterExists && seen.has(o.cluster) && !releasing.has(o.deploymentStatus)
+    && (o.deploymentStatus === 'Running' || o.deploymentStatus === 'Waiting' || liveJob.has(o.jobStatus));
+  for (const [i, o] of observations.entries()) {
+    if (o.clusterExists && o.cluster !== '') seen.add(o.cluster);
+    if (!early(o)) continue;
+    const next = observations.slice(i + 1).find((later) => later.cluster === o.cluster);
+    if (next === undefined || early(next)) return o;
+  }
+  return undefined;
 }
