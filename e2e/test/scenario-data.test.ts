@@ -3,7 +3,7 @@
 // runner (conditions, checks, timeline, manifests).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { holds, invariantProblems, outcomeProblems, type RunRecord } from '../src/run/checks.ts';
+import { holds, invariantProblems, outcomeProblems, record, type RunRecord } from '../src/run/checks.ts';
 import type { Observation } from '../src/run/observe.ts';
 import { createTimeline } from '../src/run/timeline.ts';
 import { rayJobManifest, stepsEntrypoint } from '../src/scenario/manifests.ts';
@@ -133,6 +133,19 @@ describe('checks', () => {
       'the Ray job was submitted 2 times on c',
       'the RayCluster was not deleted after the job finished',
     ]);
+  });
+});
+
+describe('the Ray job run once', () => {
+  it.each([
+    ['a head that lists it once, looked at many times', [['head-a', 1], ['head-a', 1], ['head-a', 1]], 1],
+    ['a JobHead restart on the same head', [['head-a', 0], ['head-a', 1], ['head-a', 1]], 1],
+    ['a replacement head that lists nothing (the job was not submitted again)', [['head-a', 1], ['head-b', 0]], 1],
+    ['a replacement head the job was submitted to again', [['head-a', 1], ['head-b', 0], ['head-b', 1]], 2],
+  ] as const)('counts submissions per cluster over its heads: %s', (_what, looks, count) => {
+    const run: RunRecord = { observations: [], submissionsByCluster: new Map(), submitterPodsSeen: new Set() };
+    for (const [headPod, submissions] of looks) record(run, observation({ headPod, submissions }));
+    expect(run.submissionsByCluster.get('c')).toBe(count);
   });
 });
 

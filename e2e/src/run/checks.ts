@@ -20,8 +20,14 @@ export function describeCondition(c: Condition): string {
 /** What the run saw, beyond the last observation. */
 export interface RunRecord {
   observations: Observation[];
-  /** Submissions seen on each cluster (cluster name -> highest count). */
+  /**
+   * Submissions seen on each cluster: the sum, over the cluster's head pods, of the most each head listed. A head
+   * lost without GCS fault tolerance is replaced by one that lists nothing, so a job submitted again to the
+   * replacement counts twice here although each head lists it once.
+   */
   submissionsByCluster: Map<string, number>;
+  /** The most each head pod listed, by `<cluster>/<head pod>`. */
+  submissionsByHead?: Map<string, number>;
   submitterPodsSeen: Set<string>;
   lastLogs?: string;
   lastRayStatus?: string;
@@ -31,7 +37,12 @@ export interface RunRecord {
 export function record(run: RunRecord, o: Observation): void {
   run.observations.push(o);
   if (o.cluster && o.submissions !== undefined) {
-    run.submissionsByCluster.set(o.cluster, Math.max(run.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
+    const byHead = (run.submissionsByHead ??= new Map());
+    const key = `${o.cluster}/${o.headPod ?? ''}`;
+    byHead.set(key, Math.max(byHead.get(key) ?? 0, o.submissions));
+    let sum = 0;
+    for (const [head, count] of byHead) if (head.startsWith(`${o.cluster}/`)) sum += count;
+    run.submissionsByCluster.set(o.cluster, sum);
   }
   for (const pod of o.submitterPods) run.submitterPodsSeen.add(pod);
   if (o.logs !== undefined) run.lastLogs = o.logs;
