@@ -10,6 +10,7 @@ import { judgeSeed, type SeedRecord } from '../src/campaign/judge.ts';
 import { planSeed, seededRandom } from '../src/campaign/schedule.ts';
 import { startApiFaultProxy } from '../src/drivers/api-fault-proxy.ts';
 import { createLimit } from '../src/run/limit.ts';
+import { countSubmissions } from '../src/run/checks.ts';
 import type { Observation } from '../src/run/observe.ts';
 
 const final = (over: Partial<Observation>): Observation => ({
@@ -50,6 +51,14 @@ describe('the judge', () => {
     ['leaks', { leaked: ['pods/x'] }, ['left behind after the RayJob was deleted: pods/x']],
   ])('%s', (_name, record, problems) => {
     expect(judgeSeed(seedRecord(record))).toEqual(problems);
+  });
+
+  it('catches a job submitted again to a replacement head, each head listing it once', () => {
+    const counted = seedRecord({ submissionsByCluster: new Map() });
+    for (const [headPod, submissions] of [['head-a', 1], ['head-a', 1], ['head-b', 0], ['head-b', 1]] as const) {
+      countSubmissions(counted, final({ headPod, submissions }));
+    }
+    expect(judgeSeed(counted)).toEqual(['the Ray job ran 2 times on c']);
   });
 });
 

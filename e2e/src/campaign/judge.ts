@@ -10,7 +10,10 @@ export interface SeedRecord {
   final?: Observation;
   /** Every status Ray reported for the job, in order. */
   rayStatuses: string[];
+  /** Submissions per cluster, summed over its head pods (see countSubmissions). */
   submissionsByCluster: Map<string, number>;
+  /** The most each head pod listed, by `<cluster>/<head pod>`. */
+  submissionsByHead?: Map<string, number>;
   /** The head's agent was killed (the job's driver node is dead, its RUNNING status frozen). */
   agentKilled: boolean;
   /** Objects left in the namespace after the RayJob was deleted and the bound passed. */

@@ -5,6 +5,7 @@ import type { ApiFaultProxy } from '../drivers/api-fault-proxy.ts';
 import type { Driver } from '../drivers/types.ts';
 import type { OperatorProcess } from '../drivers/operator-process.ts';
 import { rayJobManifest } from '../scenario/manifests.ts';
+import { countSubmissions } from '../run/checks.ts';
 import { observe, type Observation } from '../run/observe.ts';
 import { judgeSeed, type SeedRecord } from './judge.ts';
 import { describeFault, type CampaignFault, type SeedPlan } from './schedule.ts';
@@ -94,7 +95,7 @@ export async function runSeed(ctx: SeedContext, plan: SeedPlan): Promise<SeedRes
       record.final = o;
       if (o.rayStatus !== undefined && record.rayStatuses.at(-1) !== o.rayStatus) record.rayStatuses.push(o.rayStatus);
       if (o.rayStatus !== undefined) rayHead = o.headPod;
-      if (o.cluster && o.submissions !== undefined) record.submissionsByCluster.set(o.cluster, Math.max(record.submissionsByCluster.get(o.cluster) ?? 0, o.submissions));
+      countSubmissions(record, o);
       if (o.clusterExists) reached('clusterCreated');
       if (o.headPod !== undefined) reached('headCreated');
       if (o.headPhase === 'Running') reached('headRunning');

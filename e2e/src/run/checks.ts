@@ -34,16 +34,23 @@ export interface RunRecord {
   clusterGoneAfterEnd?: boolean;
 }
 
+/**
+ * Counts one look's submissions: the most each head pod listed, summed over a cluster's heads. Shared by the
+ * scenarios and the campaign's judge, so both catch a job submitted again to a replacement head.
+ */
+export function countSubmissions(counts: Pick<RunRecord, 'submissionsByCluster' | 'submissionsByHead'>, o: Observation): void {
+  if (!o.cluster || o.submissions === undefined) return;
+  const byHead = (counts.submissionsByHead ??= new Map());
+  const key = `${o.cluster}/${o.headPod ?? ''}`;
+  byHead.set(key, Math.max(byHead.get(key) ?? 0, o.submissions));
+  let sum = 0;
+  for (const [head, count] of byHead) if (head.startsWith(`${o.cluster}/`)) sum += count;
+  counts.submissionsByCluster.set(o.cluster, sum);
+}
+
 export function record(run: RunRecord, o: Observation): void {
   run.observations.push(o);
-  if (o.cluster && o.submissions !== undefined) {
-    const byHead = (run.submissionsByHead ??= new Map());
-    const key = `${o.cluster}/${o.headPod ?? ''}`;
-    byHead.set(key, Math.max(byHead.get(key) ?? 0, o.submissions));
-    let sum = 0;
-    for (const [head, count] of byHead) if (head.startsWith(`${o.cluster}/`)) sum += count;
-    run.submissionsByCluster.set(o.cluster, sum);
-  }
+  countSubmissions(run, o);
   for (const pod of o.submitterPods) run.submitterPodsSeen.add(pod);
   if (o.logs !== undefined) run.lastLogs = o.logs;
   if (o.rayStatus !== undefined) run.lastRayStatus = o.rayStatus;
