@@ -2,7 +2,7 @@
 // a submitter's death is not evidence about a RUNNING job (C1), a deleted submitter Job is recreated and
 // re-attaches (C19), an operator restart mid-job reports the real result (C20), and activeDeadlineSeconds fails
 // the RayJob and stops the Ray job (C15, addition C).
-import { messages } from '@rayjob/core';
+import { attachOnlyMarkKey, messages } from '@rayjob/core';
 import { createRayClient } from '@rayjob/ray-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
@@ -107,6 +107,38 @@ describe('status correctness', { timeout: 150_000 }, () => {
     const failed = await waitForDeployment(env.url, 'c6', 'Failed', 75_000);
     expect(failed.status.reason).toBe('AppFailed');
     expect([messages.jobNotFoundAfterSubmitter, messages.headLost(running.status.jobId, 'RUNNING')]).toContain(failed.status.message);
+  });
+
+  it('issue 8 defect 4: the head replaced, then the first submitter pod evicted -> the Job controller\'s retry only attaches (exit 6), nothing is submitted to the new head, head-lost verdict', async () => {
+    await createRayJob(env.url, rayJobManifest('h4', { entrypoint: 'sleep 120' }));
+    const running = await untilJobStatus('h4', 'RUNNING');
+    const { jobId, rayClusterName } = running.status;
+    // The mark the first pod's retry will read: written once Ray reported the job.
+    const mark = await eventually('the attach-only mark', async () => {
+      const cm = (await api(env.url, 'GET', '/api/v1/namespaces/default/configmaps/h4-submitter-state')).body;
+      return cm?.data?.[attachOnlyMarkKey(rayClusterName, jobId)] === 'true' ? cm : undefined;
+    });
+    expect(mark.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'RayJob', uid: running.metadata.uid, controller: true })]);
+    const [first] = await submitterPods('h4');
+    expect(first.spec.containers[0].env).toContainEqual({ name: 'RAYJOB_SUBMITTER_ATTACH_ONLY', valueFrom: { configMapKeyRef: { name: 'h4-submitter-state', key: attachOnlyMarkKey(rayClusterName, jobId), optional: true } } });
+    // A fresh head that knows no jobs, then the first pod evicted: an ignored failure, so the Job controller retries it.
+    await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${env.standIn.heads.get(rayClusterName)}?gracePeriodSeconds=0`);
+    const evicted = await api(env.url, 'POST', `/api/v1/namespaces/default/pods/${first.metadata.name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: first.metadata.name, namespace: 'default' } });
+    expect(evicted.status).toBeLessThan(300);
+    const retry = await eventually('the retried submitter pod to exit', async () => {
+      const pod = (await submitterPods('h4')).find((p) => p.metadata.uid !== first.metadata.uid);
+      return pod?.status?.containerStatuses?.[0]?.state?.terminated ? pod : undefined;
+    }, 90_000);
+    expect(retry.status.containerStatuses[0].state.terminated.exitCode).toBe(6);
+    const failed = await waitForDeployment(env.url, 'h4', 'Failed', 75_000);
+    expect(failed.status.reason).toBe('AppFailed');
+    // The new head never got the job: the retry did not submit it again.
+    const lookup = env.sandbox.node?.lookup;
+    const ray = createRayClient({ address: `http://${failed.status.dashboardURL}`, ...(lookup && { lookup }) });
+    const jobs = await ray.listJobs();
+    await ray.close();
+    expect(jobs.kind).toBe('ok');
+    expect(jobs.kind === 'ok' && jobs.value.filter((j) => j.submission_id === jobId)).toEqual([]);
   });
 
 });
