@@ -16,6 +16,11 @@ export interface CampaignOptions {
   dir?: string;
   /** Called as each seed ends, in the order they end. */
   onSeed?: (result: SeedResult, done: number) => void;
+  /**
+   * Ends the campaign early (Ctrl-C): seeds in flight are abandoned and the sandbox, its pods and the operator
+   * are stopped before runCampaign returns (`interrupted`, with the seeds that finished), so nothing is left running.
+   */
+  signal?: AbortSignal;
 }
 
 export interface CampaignResult {
@@ -26,6 +31,8 @@ export interface CampaignResult {
   apiFaultsInjected: unknown;
   /** The operator's exits nobody asked for (each one a bug, whatever the seeds say). */
   operatorCrashes: string[];
+  /** The signal ended the campaign before every seed ran. */
+  interrupted: boolean;
 }
 
 /** The one-line command that replays a seed alone. */
@@ -60,16 +67,24 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     const proxy = driver.proxy;
     if (!proxy) throw new Error('the API fault proxy did not start');
     const limit = createLimit(Math.max(1, options.concurrency));
-    let done = 0;
-    const results = await Promise.all(
+    const finished: SeedResult[] = [];
+    const interrupted = abortPromise(options.signal);
+    const all = Promise.all(
       options.seeds.map((seed) =>
         limit(async () => {
+          if (options.signal?.aborted) return undefined;
           const result = await runSeed({ driver, proxy, operator: driver.operator }, planSeed(seed, { operatorRestarts: options.operatorRestarts }));
-          done += 1;
-          options.onSeed?.(result, done);
+          if (options.signal?.aborted) return undefined;
+          finished.push(result);
+          options.onSeed?.(result, finished.length);
           return result;
         })),
     );
+    // Seeds abandoned by an interrupt fail once the sandbox is gone: nobody waits for them any more.
+    all.catch(() => undefined);
+    const settled = await Promise.race([all, interrupted.promise]);
+    interrupted.dispose();
+    const results = settled === 'interrupted' ? [...finished] : settled.filter((r): r is SeedResult => r !== undefined);
     const minutes = (Date.now() - started) / 60_000;
     return {
       results,
@@ -78,9 +93,21 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       seedsPerMinute: results.length / minutes,
       apiFaultsInjected: proxy.injected(),
       operatorCrashes: driver.operator.crashes(),
+      interrupted: settled === 'interrupted',
     };
   } finally {
     await driver.close();
     await programs.remove();
   }
+}
+
+function abortPromise(signal: AbortSignal | undefined): { promise: Promise<'interrupted'>; dispose: () => void } {
+  if (!signal) return { promise: new Promise(() => undefined), dispose: () => undefined };
+  let onAbort = () => undefined as void;
+  const promise = new Promise<'interrupted'>((resolve) => {
+    onAbort = () => resolve('interrupted');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }

@@ -43,10 +43,23 @@ const concurrency = Math.max(1, positiveInt('concurrency', values.concurrency as
 const operatorRestarts = values['no-operator-restarts'] !== true;
 
 const failures: SeedResult[] = [];
+// Ctrl-C (or SIGTERM) stops the sandbox, its pods and the operator before exiting: the campaign runs dozens of
+// pod processes, and without this they outlived it.
+const interrupt = new AbortController();
+const exitCodeFor = { SIGINT: 130, SIGTERM: 143 } as const;
+let interruptedBy: keyof typeof exitCodeFor | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interruptedBy = signal;
+    process.stderr.write(`campaign: ${signal}: stopping the sandbox, its pods and the operator ...\n`);
+    interrupt.abort();
+  });
+}
 const campaign = await runCampaign({
   seeds: Array.from({ length: count }, (_, i) => first + i),
   concurrency,
   operatorRestarts,
+  signal: interrupt.signal,
   ...(typeof values.dir === 'string' && { dir: values.dir }),
   onSeed: (result, done) => {
     const verdict = result.problems.length === 0 ? 'ok' : `WRONG: ${result.problems.join('; ')}`;
@@ -59,6 +72,11 @@ const campaign = await runCampaign({
     }
   },
 });
+if (campaign.interrupted) {
+  const wrong = failures.length > 0 ? `; failing seeds: ${failures.map((f) => f.seed).join(' ')}` : '';
+  process.stdout.write(`campaign: interrupted after ${campaign.results.length} of ${count} seeds, ${failures.length} wrong outcome(s)${wrong}; sandbox, pods and operator stopped\n`);
+  process.exit(exitCodeFor[interruptedBy ?? 'SIGINT']);
+}
 process.stdout.write(
   `campaign: ${campaign.results.length} seeds, ${failures.length} wrong outcome(s), ${campaign.minutes.toFixed(1)} min (${campaign.seedsPerMinute.toFixed(1)} seeds/min, concurrency ${concurrency}); API faults injected: ${JSON.stringify(campaign.apiFaultsInjected)}\n`,
 );
