@@ -36,6 +36,21 @@ const cases: Case[] = [
     marked: true,
   },
   { name: 'K8sJobMode, never seen: CR jobStatus "", Ray does not know the ID yet', input: () => ({ ...k8s({ jobStatus: '' }), dashboard: { kind: 'not-found' }, memory: unmarked }), marked: false },
+  {
+    name: 'Failed (head lost), the mark not yet written, the submitter Job still active (its pod may be retried)',
+    input: () => ({ ...k8s({ jobDeploymentStatus: 'Failed', reason: 'AppFailed' }), dashboard: { kind: 'not-found' }, memory: unmarked }),
+    marked: true,
+  },
+  {
+    name: 'Failed, the submitter Job finished (no pod will start again)',
+    input: () => ({ ...k8s({ jobDeploymentStatus: 'Failed', reason: 'AppFailed' }), submitterJob: submitterJob({ type: 'Failed', at: 50 }), dashboard: { kind: 'not-found' }, memory: unmarked }),
+    marked: false,
+  },
+  {
+    name: 'Complete, SidecarMode (the head is never recreated)',
+    input: () => ({ ...sidecar({ jobDeploymentStatus: 'Complete', jobStatus: 'SUCCEEDED' }), dashboard: found('SUCCEEDED'), memory: unmarked }),
+    marked: false,
+  },
   { name: 'HTTPMode: no submitter pod to tell', input: () => ({ rayJob: inState('Running', 'HTTPMode'), ...healthyCluster(), dashboard: found('RUNNING'), memory: unmarked }), marked: false },
 ];
 

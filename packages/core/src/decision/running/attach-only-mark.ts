@@ -1,5 +1,6 @@
 import { attachOnlyMarkOf, buildSubmitterStateConfigMap } from '../../builders/attach-only-mark.ts';
 import type { Context } from '../context.ts';
+import { observeSubmitter } from '../submitter-state.ts';
 import { rayStatusRecorded } from './recreate-submitter.ts';
 
 /**
@@ -15,4 +16,15 @@ export function markSubmittersAttachOnly(ctx: Context): void {
   const mark = attachOnlyMarkOf(ctx.rayJob, clusterName, jobId);
   if (ctx.memory.attachOnlyMarked?.key === mark.key) return;
   ctx.actions.push({ type: 'markSubmittersAttachOnly', configMap: buildSubmitterStateConfigMap(ctx.rayJob, mark), key: mark.key });
+}
+
+/**
+ * Under a terminal RayJob, only while the K8sJobMode submitter Job is still active: the Job controller may yet
+ * retry its pod (a mark that failed to be written in Running is written now). A finished Job starts no pod, and
+ * SidecarMode's head is never recreated, so terminal RayJobs cost no call after an operator restart.
+ */
+export function markSubmittersAttachOnlyWhileActive(ctx: Context): void {
+  if (ctx.mode !== 'K8sJobMode') return;
+  const submitter = observeSubmitter(ctx);
+  if (submitter.exists && !submitter.missing && submitter.finishedAt === undefined) markSubmittersAttachOnly(ctx);
 }

@@ -1,5 +1,6 @@
 import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { Context, Ending } from '../context.ts';
+import { markSubmittersAttachOnlyWhileActive } from '../running/attach-only-mark.ts';
 import { observeSubmitter } from '../submitter-state.ts';
 import { formatKubeTime } from '../time-format.ts';
 import { applyCleanupPolicies } from './cleanup-policies.ts';
@@ -9,10 +10,12 @@ const AFTER_STOP_POLL_SECONDS = 30;
 
 /**
  * Complete and Failed are terminal: they are left only through Retrying (decided in the same reconcile that
- * entered Failed) or deletion. Here only two things happen: addition C (a Ray job still live under a Failed
- * RayJob is stopped, and its final status recorded once Ray reports it) and the cleanup policies.
+ * entered Failed) or deletion. Here only three things happen: addition C (a Ray job still live under a Failed
+ * RayJob is stopped, and its final status recorded once Ray reports it), addition H's attach-only mark while the
+ * submitter Job is active, and the cleanup policies.
  */
 export function decideTerminal(ctx: Context): Ending {
+  markSubmittersAttachOnlyWhileActive(ctx);
   const waits = [stopLeftoverJob(ctx), applyCleanupPolicies(ctx)].filter((s): s is number => s !== undefined);
   return { kind: 'return', requeueSeconds: waits.length ? Math.min(...waits) : undefined };
 }
