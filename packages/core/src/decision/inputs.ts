@@ -45,8 +45,10 @@ export interface OperatorMemory {
   /** Addition C: Ray acknowledged a stop of this job (`stopped: true`). */
   stopAcknowledged?: { jobId: string } | undefined;
   /**
-   * The last status Ray reported for this job. A job once seen is never submitted again (addition H): after a
-   * lost status write the CR may still say `""`, memory does not.
+   * The last status Ray reported for this job, or PENDING once Ray accepted our HTTPMode submission. A job once
+   * seen is never submitted again (addition H): after a lost status write the CR may still say `""`, memory does
+   * not. An operator restart between an accepted submission and the first status write forgets it (the one
+   * window in which HTTPMode may still submit to a replacement head).
    */
   rayJobSeen?: { jobId: string; status: RaySideStatus } | undefined;
   /**

@@ -140,6 +140,7 @@ describe('defect 4: a job seen and now unknown is lost with its head; no submitt
     ['K8sJobMode, CR RUNNING, submitter Job missing', () => ({ rayJob: running(), submitterJob: undefined }), 'RUNNING'],
     ['K8sJobMode, CR "", memory says seen PENDING, submitter missing', () => ({ rayJob: running({ jobStatus: '' }), submitterJob: undefined, memory: { rayJobSeen: { jobId: JOB_ID, status: 'PENDING' } } }), 'PENDING'],
     ['HTTPMode, CR RUNNING: not submitted again over HTTP', () => ({ rayJob: running({}, 'HTTPMode') }), 'RUNNING'],
+    ['HTTPMode, CR "", the submission Ray accepted remembered as seen PENDING (the head lost before the next look): not submitted again', () => ({ rayJob: running({ jobStatus: '' }, 'HTTPMode'), memory: { rayJobSeen: { jobId: JOB_ID, status: 'PENDING' } } }), 'PENDING'],
   ] as const)('%s, dashboard "not found": the head-lost verdict, the lost job recorded FAILED, nothing created or submitted', (_n, setup, lastSeen) => {
     const d = run({ ...healthyCluster(), dashboard: { kind: 'not-found' }, ...setup() });
     expect(d.status).toMatchObject({ jobDeploymentStatus: 'Failed', jobStatus: 'FAILED', reason: 'AppFailed', message: messages.headLost(JOB_ID, lastSeen) });

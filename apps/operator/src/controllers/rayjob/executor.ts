@@ -286,7 +286,11 @@ async function submit(action: Extract<Action, { type: 'submitRayJob' }>, rayJob:
   const r = await access.client.submit(action.request);
   if (r.kind === 'ok' || r.kind === 'already-exists') {
     const { submitFailure: _cleared, ...rest } = memory;
-    return { kind: 'ok', memory: rest };
+    // Ray accepted the job (its info is in the head's GCS before the answer), so from now on it counts as seen:
+    // were the head lost before the next look, "not found" is the head-lost verdict, never a second submission
+    // to the replacement head (addition H). The CR's jobStatus comes only with that next look.
+    const seen = memory.rayJobSeen?.jobId === jobId ? memory.rayJobSeen : { jobId, status: 'PENDING' as const };
+    return { kind: 'ok', memory: { ...rest, rayJobSeen: seen } };
   }
   return failed(`${r.kind}: ${r.message}`);
 }

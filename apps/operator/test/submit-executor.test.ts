@@ -1,0 +1,49 @@
+// HTTPMode's submission through the executor: a job Ray accepted counts as seen at once, so a head lost before
+// the next look gives the head-lost verdict instead of a second submission to the replacement head (addition H).
+import { type Decision, type OperatorMemory, type RayCluster, type RayJob } from '@rayjob/core';
+import { describe, expect, it } from 'vitest';
+import type { DashboardClients } from '../src/controllers/rayjob/dashboards.ts';
+import { execute } from '../src/controllers/rayjob/executor.ts';
+import type { KubeWriter } from '../src/controllers/rayjob/kube-writer.ts';
+
+const rayJob = { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rj', namespace: 'default', uid: 'uid-rj', resourceVersion: '7' }, spec: {} } as RayJob;
+const request = { entrypoint: 'python job.py', submission_id: 'rj-abcde' };
+const decision: Decision = {
+  status: { jobDeploymentStatus: 'Running', jobStatus: '', jobId: 'rj-abcde' },
+  statusChanged: false,
+  writeStatusFirst: false,
+  actions: [{ type: 'submitRayJob', dashboardURL: 'rj-head-svc.default.svc:8265', request }],
+  requeueAfterSeconds: 3,
+  memory: {},
+  notes: [],
+};
+
+function dashboardsAnswering(answer: { kind: string; message?: string; status?: number }): DashboardClients {
+  const client = { submit: async () => answer };
+  return { clientFor: async () => ({ ok: true, client }), close: async () => undefined } as unknown as DashboardClients;
+}
+
+const writer = { replaceRayJobStatus: async (j: RayJob) => ({ ok: true, value: j }) } as unknown as KubeWriter;
+const cluster = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name: 'rj-xyz', namespace: 'default' }, spec: {} } as RayCluster;
+
+async function memoryAfterSubmit(answer: { kind: string; message?: string; status?: number }, memory: OperatorMemory = {}): Promise<OperatorMemory> {
+  const outcome = await execute(rayJob, { ...decision, memory }, { writer, dashboards: dashboardsAnswering(answer), cluster, log: () => undefined, now: () => new Date(0) });
+  return outcome.memory;
+}
+
+describe('the executor remembers what a submission told it', () => {
+  it.each([
+    { name: 'accepted: seen as PENDING', answer: { kind: 'ok', value: { submission_id: 'rj-abcde' } }, seen: { jobId: 'rj-abcde', status: 'PENDING' }, failed: false },
+    { name: 'already exists (an earlier pass submitted it): seen', answer: { kind: 'already-exists', status: 500, message: 'Please use a different submission_id' }, seen: { jobId: 'rj-abcde', status: 'PENDING' }, failed: false },
+    { name: 'refused: not seen, the failure remembered', answer: { kind: 'unavailable', message: 'connection refused' }, seen: undefined, failed: true },
+  ])('$name', async ({ answer, seen, failed }) => {
+    const memory = await memoryAfterSubmit(answer);
+    expect(memory.rayJobSeen).toEqual(seen);
+    expect(memory.submitFailure !== undefined).toBe(failed);
+  });
+
+  it('a status already seen for the job is kept (a resubmission answered "already exists" does not turn RUNNING back)', async () => {
+    const memory = await memoryAfterSubmit({ kind: 'already-exists', status: 500, message: 'exists' }, { rayJobSeen: { jobId: 'rj-abcde', status: 'RUNNING' } });
+    expect(memory.rayJobSeen).toEqual({ jobId: 'rj-abcde', status: 'RUNNING' });
+  });
+});
