@@ -54,7 +54,38 @@ async function rayJobWrites(name: string) {
   }, 30_000, 100);
   const mine = proxy.requests.filter((r) => r.path.split('?')[0]?.match(new RegExp(`/rayjobs/${name}(/status)?$`)) && r.method !== 'GET');
   const statusWrites = mine.filter((r) => classify(r).resource === 'rayjobs/status');
-  return { analysis: analyse(mine), statusWrites: statusWrites.filter((r) => r.status < 300).length, failedStatusWrites: statusWrites.filter((r) => r.status >= 300).map((r) => r.status) };
+  const written = statusWrites.filter((r) => r.status < 300).map((r) => statusOf(r.body));
+  return {
+    analysis: analyse(mine),
+    statusWrites: written.length - checkFailureWrites(written),
+    trail: written.map((st) => `${st.jobDeploymentStatus ?? ''}/${st.jobStatus ?? ''}${st.jobStatusCheckFailureStartTime ? ' (status check failing)' : ''}`).join(' -> '),
+    failedStatusWrites: statusWrites.filter((r) => r.status >= 300).map((r) => r.status),
+  };
+}
+
+type WrittenStatus = { jobDeploymentStatus?: string; jobStatus?: string; jobStatusCheckFailureStartTime?: string };
+
+function statusOf(body: string | undefined): WrittenStatus {
+  try {
+    return (JSON.parse(body ?? '{}') as { status?: WrittenStatus }).status ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Writes that start or end a status-check failure (KubeRay's jobStatusCheckFailureStartTime): a real change,
+ * but one that only a dashboard too slow to answer in time brings (a loaded machine), not the lifecycle itself.
+ */
+function checkFailureWrites(written: readonly WrittenStatus[]): number {
+  let count = 0;
+  let failing = false;
+  for (const st of written) {
+    const now = !!st.jobStatusCheckFailureStartTime;
+    if (now !== failing) count += 1;
+    failing = now;
+  }
+  return count;
 }
 
 describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
@@ -68,10 +99,10 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     const name = `writes-${mode.toLowerCase()}`;
     await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done' }));
     await waitForDeployment(sandbox.url, name, 'Complete', 150_000);
-    const { analysis, statusWrites, failedStatusWrites } = await rayJobWrites(name);
+    const { analysis, statusWrites, failedStatusWrites, trail } = await rayJobWrites(name);
     expect(analysis.noOps.map((n) => `${n.kind} ${n.body}`)).toEqual([]);
     expect(failedStatusWrites).toEqual([]);
-    expect(statusWrites).toBeLessThanOrEqual(most);
+    expect(statusWrites, `status writes (besides a status-check failure's start and end): ${trail}`).toBeLessThanOrEqual(most);
     // The RayJob controller's creates (RayCluster, submitter Job) are sent once, not again from a lagging cache.
     const conflictsOfCreates = proxy.requests.filter((r) => r.method === 'POST' && r.status === 409 && /\/(rayclusters|jobs)$/.test(r.path.split('?')[0] ?? '')).map((r) => r.path);
     expect(conflictsOfCreates).toEqual([]);
