@@ -1,6 +1,6 @@
 // startSandbox: the API server plus the node-side components (kubelet, Job controller, DNS...), all in
 // one temp folder. Components are started in order after the API server and stopped in reverse.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './apiserver/server.ts';
@@ -104,6 +104,8 @@ const builtinComponents = new Set(['node', 'jobController', 'nodeLifecycleContro
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
+  // A folder the caller named may not exist yet (`--dir` of the CLIs): made here, kept on stop.
+  if (!ownsDir) await mkdir(dir, { recursive: true });
   const kubelet = options.kubelet ?? true;
   const jobController = options.jobController ?? true;
   // One cluster CA: the kubelet's serving certificate and the API server's kubelet client certificate come from it,

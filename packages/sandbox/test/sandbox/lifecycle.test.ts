@@ -42,6 +42,19 @@ describe('API server lifecycle', () => {
 });
 
 describe('startSandbox', () => {
+  it('a folder the caller names is made if missing and kept after stop (--dir of the CLIs)', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'sandbox-dir-'));
+    const dir = join(parent, 'not', 'there', 'yet');
+    try {
+      const sandbox = await startSandbox({ dir, node: { log: () => {} } });
+      expect(existsSync(join(dir, 'kubeconfig'))).toBe(true);
+      await sandbox.stop();
+      expect(existsSync(dir)).toBe(true);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+
   it('composes the API server, node and Job controller: a Job runs a local program to completion', async () => {
     const sandbox = await startSandbox({ images: { node: { entrypoint: [process.execPath] } }, node: { log: () => {} } });
     try {
