@@ -18,12 +18,13 @@ const decision: Decision = {
   notes: [],
 };
 
+const writes: unknown[] = [];
 function dashboardsAnswering(answer: { kind: string; message?: string; status?: number }): DashboardClients {
   const client = { submit: async () => answer };
   return { clientFor: async () => ({ ok: true, client }), close: async () => undefined } as unknown as DashboardClients;
 }
 
-const writer = { replaceRayJobStatus: async (j: RayJob) => ({ ok: true, value: j }) } as unknown as KubeWriter;
+const writer = { replaceRayJobStatus: async (j: RayJob) => (writes.push(j.status), { ok: true, value: j }) } as unknown as KubeWriter;
 const cluster = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name: 'rj-xyz', namespace: 'default' }, spec: {} } as RayCluster;
 
 async function memoryAfterSubmit(answer: { kind: string; message?: string; status?: number }, memory: OperatorMemory = {}): Promise<OperatorMemory> {
@@ -45,5 +46,17 @@ describe('the executor remembers what a submission told it', () => {
   it('a status already seen for the job is kept (a resubmission answered "already exists" does not turn RUNNING back)', async () => {
     const memory = await memoryAfterSubmit({ kind: 'already-exists', status: 500, message: 'exists' }, { rayJobSeen: { jobId: 'rj-abcde', status: 'RUNNING' } });
     expect(memory.rayJobSeen).toEqual({ jobId: 'rj-abcde', status: 'RUNNING' });
+  });
+});
+
+describe('an accepted submission is recorded in the same reconcile\'s status write', () => {
+  it.each([
+    { name: 'accepted: PENDING written although core saw no change', answer: { kind: 'ok', value: { submission_id: 'rj-abcde' } }, written: [{ jobDeploymentStatus: 'Running', jobStatus: 'PENDING', jobId: 'rj-abcde' }] },
+    { name: 'refused: nothing written', answer: { kind: 'unavailable', message: 'connection refused' }, written: [] },
+  ])('$name', async ({ answer, written }) => {
+    writes.length = 0;
+    const submitting: Decision = { ...decision, actions: [{ type: 'submitRayJob', dashboardURL: 'rj-head-svc.default.svc:8265', request, jobStatusOnAccept: 'PENDING' }] };
+    await execute(rayJob, submitting, { writer, dashboards: dashboardsAnswering(answer), cluster, log: () => undefined, now: () => new Date(0) });
+    expect(writes).toEqual(written);
   });
 });

@@ -47,8 +47,8 @@ export interface OperatorMemory {
   /**
    * The last status Ray reported for this job, or PENDING once Ray accepted our HTTPMode submission. A job once
    * seen is never submitted again (addition H): after a lost status write the CR may still say `""`, memory does
-   * not. An operator restart between an accepted submission and the first status write forgets it (the one
-   * window in which HTTPMode may still submit to a replacement head).
+   * not. The same reconcile's status write also records PENDING for an accepted submission (`jobStatusOnAccept`),
+   * so an operator restart forgets nothing but the milliseconds between Ray's answer and that write.
    */
   rayJobSeen?: { jobId: string; status: RaySideStatus } | undefined;
   /**

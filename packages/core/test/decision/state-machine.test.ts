@@ -213,12 +213,13 @@ const rows: Row[] = [
     deployment: 'Running', actions: [], requeue: 3, statusChanged: false,
   },
   {
-    behaviour: 'Running, HTTPMode not found: submits the job over HTTP with the persisted ID',
+    behaviour: 'Running, HTTPMode not found: submits the job over HTTP with the persisted ID, PENDING to be recorded once Ray accepts it',
     input: () => ({ rayJob: inState('Running', 'HTTPMode', { jobStatus: '' }, { entrypointNumCpus: 1, entrypointResources: '{"R1": 2}', runtimeEnvYAML: 'env_vars:\n  A: b\n' }), ...healthyCluster(), dashboard: { kind: 'not-found' } }),
     deployment: 'Running', actions: ['submitRayJob'], requeue: 3, statusChanged: false,
     check: (d) => expect(d.actions[0]).toEqual({
       type: 'submitRayJob', dashboardURL: DASHBOARD,
       request: { entrypoint: 'python /home/ray/samples/sample_code.py', submission_id: JOB_ID, entrypoint_num_cpus: 1, entrypoint_resources: { R1: 2 }, runtime_env: { env_vars: { A: 'b' } } },
+      jobStatusOnAccept: 'PENDING',
     }),
   },
   {

@@ -52,10 +52,12 @@ async function executeInOrder(rayJob: RayJob, decision: Decision, deps: ExecuteD
   let memory = decision.memory;
   let current: RayJob = rayJob;
   let statusWritten = false;
+  // What an action learnt that core asked to record in this reconcile's status write (a submission accepted).
+  let learnt: Partial<NonNullable<RayJob['status']>> | undefined;
   const track = (outcome: ExecuteOutcome): Tracked => ({ ...outcome, current, versions });
   const writeStatus = async (): Promise<Tracked | undefined> => {
-    if (!decision.statusChanged) return undefined;
-    const r = await deps.writer.replaceRayJobStatus({ ...current, status: decision.status });
+    if (!decision.statusChanged && !learnt) return undefined;
+    const r = await deps.writer.replaceRayJobStatus({ ...current, status: { ...decision.status, ...learnt } });
     if (r.ok) {
       statusWritten = true;
       current = r.value;
@@ -73,6 +75,7 @@ async function executeInOrder(rayJob: RayJob, decision: Decision, deps: ExecuteD
   for (const action of decision.actions) {
     const r = await apply(action, current, memory, deps);
     memory = r.memory;
+    if (r.kind === 'ok' && r.status) learnt = { ...learnt, ...r.status };
     if (r.current) {
       current = r.current;
       versions.push(current.metadata.resourceVersion);
@@ -88,7 +91,7 @@ async function executeInOrder(rayJob: RayJob, decision: Decision, deps: ExecuteD
 }
 
 type Applied =
-  | { kind: 'ok'; memory: OperatorMemory; current?: RayJob | undefined }
+  | { kind: 'ok'; memory: OperatorMemory; current?: RayJob | undefined; status?: Partial<NonNullable<RayJob['status']>> | undefined }
   | { kind: 'conflict'; memory: OperatorMemory; what: string; current?: undefined }
   | { kind: 'error'; memory: OperatorMemory; message: string; retryAfterSeconds?: number | undefined; current?: undefined };
 
@@ -290,7 +293,7 @@ async function submit(action: Extract<Action, { type: 'submitRayJob' }>, rayJob:
     // were the head lost before the next look, "not found" is the head-lost verdict, never a second submission
     // to the replacement head (addition H). The CR's jobStatus comes only with that next look.
     const seen = memory.rayJobSeen?.jobId === jobId ? memory.rayJobSeen : { jobId, status: 'PENDING' as const };
-    return { kind: 'ok', memory: { ...rest, rayJobSeen: seen } };
+    return { kind: 'ok', memory: { ...rest, rayJobSeen: seen }, ...(action.jobStatusOnAccept && { status: { jobStatus: action.jobStatusOnAccept } }) };
   }
   return failed(`${r.kind}: ${r.message}`);
 }
