@@ -1,8 +1,10 @@
 // The RayCluster controller on the sandbox: Pods as processes (the Ray emulator as head, workers registering with
 // it), the status and conditions KubeRay writes, scaling, workersToDelete, suspend/resume, head and worker loss.
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oomKillContainer } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { api, eventually, type Json } from './support/api.ts';
 import { clusterEvents, clusterPath, clusterPods, condition, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
 
@@ -161,6 +163,19 @@ describe('a RayCluster with a head and two worker groups', () => {
     await eventually('Pods gone', async () => (await clusterPods(env.url, name)).length === 0, 30_000);
     expect((await api(env.url, 'GET', `/api/v1/namespaces/default/services/${name}-head-svc`)).status).toBe(404);
   }, 60_000);
+});
+
+describe('the repository\'s sample RayCluster (e2e/samples/raycluster.yaml, for trying by hand)', () => {
+  it('applies as written and becomes ready with both workers registered with its head', async () => {
+    const sample = parse(readFileSync(new URL('../../../e2e/samples/raycluster.yaml', import.meta.url), 'utf8')) as Json;
+    const name = sample.metadata.name as string;
+    await create(sample);
+    const ready = await waitForState(env.url, name, 'ready');
+    expect(ready.status).toMatchObject({ readyWorkerReplicas: 2, desiredWorkerReplicas: 2, maxWorkerReplicas: 4 });
+    expect(await eventually('2 workers registered with the head', async () => (await registeredWorkers(ready.status.head.podIP)) >= 2 || undefined)).toBe(true);
+    await api(env.url, 'DELETE', clusterPath(name));
+    await eventually('its Pods gone', async () => (await clusterPods(env.url, name)).length === 0, 30_000);
+  }, 120_000);
 });
 
 describe('Pod loss', () => {
