@@ -1,4 +1,4 @@
-import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv } from '../contracts/submitter-cli.ts';
+import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv, submitterStateKeyText, type SubmitterStateKeyKindName } from '../contracts/submitter-cli.ts';
 import type { ConfigMap, EnvVar, RayJob } from '../schema/index.ts';
 import { ownerReferenceTo, rayJobChildLabels } from './labels.ts';
 
@@ -30,7 +30,12 @@ export function submitterStateConfigMapName(rayJobName: string): string {
  * readable prefix plus a hash of the exact text, so two attempts never share a key by sanitising.
  */
 export function attachOnlyMarkKey(clusterName: string, jobId: string): string {
-  const raw = `attach-only.${clusterName}.${jobId}`;
+  return submitterStateKey('attachOnly', clusterName, jobId);
+}
+
+/** Any key of the submitter-state ConfigMap (see SubmitterStateKeyKind), sanitised as attachOnlyMarkKey says. */
+export function submitterStateKey(kind: SubmitterStateKeyKindName, clusterName: string, jobId: string): string {
+  const raw = submitterStateKeyText(kind, clusterName, jobId);
   const clean = raw.replace(KEY_CHARS, '_');
   if (clean === raw && raw.length <= MAX_KEY) return raw;
   return `${clean.slice(0, MAX_KEY - 9)}.${fnv1a32(raw)}`;
@@ -45,8 +50,11 @@ export function attachOnlyEnvFromMark(mark: AttachOnlyMark): EnvVar {
   return { name: SubmitterEnv.attachOnly, valueFrom: { configMapKeyRef: { name: mark.configMap, key: mark.key, optional: true } } };
 }
 
-/** The ConfigMap holding the mark, owned by the RayJob (garbage-collected with it), labelled like its other children. */
-export function buildSubmitterStateConfigMap(rayJob: RayJob, mark: AttachOnlyMark): ConfigMap {
+/**
+ * The ConfigMap holding one key (the mark, or another SubmitterStateKeyKind with its value), owned by the RayJob
+ * (garbage-collected with it), labelled like its other children.
+ */
+export function buildSubmitterStateConfigMap(rayJob: RayJob, mark: AttachOnlyMark, value: string = ATTACH_ONLY_ENV_VALUE): ConfigMap {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -56,7 +64,7 @@ export function buildSubmitterStateConfigMap(rayJob: RayJob, mark: AttachOnlyMar
       labels: rayJobChildLabels(rayJob),
       ownerReferences: [ownerReferenceTo(rayJob)],
     },
-    data: { [mark.key]: ATTACH_ONLY_ENV_VALUE },
+    data: { [mark.key]: value },
   };
 }
 

@@ -7,6 +7,7 @@ export * from './auth-env.ts';
 export * from './submitter-command.ts';
 export * from './kuberay-submit-script.ts';
 export * from './attach-only-mark.ts';
+export * from './submitter-head.ts';
 export * from './submitter-container.ts';
 export * from './ray-cluster.ts';
 export * from './submitter-job.ts';

@@ -2,6 +2,7 @@ import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv } from '../contracts/submitter-cli.
 import type { Container, EnvVar, RayClusterSpec } from '../schema/index.ts';
 import { attachOnlyEnvFromMark, type AttachOnlyMark } from './attach-only-mark.ts';
 import { authEnv, upsertEnv } from './auth-env.ts';
+import { expectedHeadIpEnv, type SubmitterHeadRecord } from './submitter-head.ts';
 import { submitterArgs, type SubmissionOptions } from './submitter-command.ts';
 
 export const SUBMITTER_CONTAINER_NAME = 'ray-job-submitter';
@@ -30,10 +31,15 @@ export interface SubmitterEnvInput {
    * kubelet at each container start (see AttachOnlyMark).
    */
   mark?: AttachOnlyMark | undefined;
+  /**
+   * K8sJobMode only: where the head of the attempt's first submitter is recorded (RAYJOB_SUBMITTER_EXPECTED_HEAD_IP,
+   * read by the kubelet at each container start). SidecarMode's head is never recreated: no record.
+   */
+  headRecord?: SubmitterHeadRecord | undefined;
 }
 
 /**
- * PYTHONUNBUFFERED, the dashboard address, the submission ID, attach-only and auth, replacing same-named user
+ * PYTHONUNBUFFERED, the dashboard address, the submission ID, attach-only, the expected head and auth, replacing same-named user
  * entries. Attach-only travels as env so it also reaches a user template that runs our image with its own args.
  */
 export function submitterEnv(existing: readonly EnvVar[] | undefined, input: SubmitterEnvInput): EnvVar[] {
@@ -42,6 +48,7 @@ export function submitterEnv(existing: readonly EnvVar[] | undefined, input: Sub
     { name: SubmitterEnv.dashboardAddress, value: input.address },
     { name: SubmitterEnv.submissionId, value: input.jobId },
     ...attachOnlyEnv(input),
+    ...(input.headRecord ? [expectedHeadIpEnv(input.headRecord)] : []),
   ];
   const withOurs = upsertEnv(existing, ours);
   return upsertEnv(withOurs, authEnv(input.clusterName, input.clusterSpec, withOurs));

@@ -5,6 +5,7 @@ import { dashboardAddress } from './dashboard.ts';
 import { kubeRaySubmitScript } from './kuberay-submit-script.ts';
 import { ownerReferenceTo, rayJobChildLabels } from './labels.ts';
 import type { SubmissionOptions } from './submitter-command.ts';
+import { submitterHeadRecordOf } from './submitter-head.ts';
 import { ourSubmitterContainer, runsOurSubmitter, submitterEnv } from './submitter-container.ts';
 
 /** KubeRay's default submitter Job backoffLimit (at most three pods). */
@@ -40,7 +41,8 @@ export function buildSubmitterJob(input: SubmitterJobInput): K8sJob {
   const address = dashboardAddress(input.dashboardURL);
   const attachOnly = input.attachOnly ?? false;
   const mark = attachOnlyMarkOf(rayJob, input.clusterName, input.jobId);
-  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec, attachOnly, mark };
+  const headRecord = submitterHeadRecordOf(rayJob, input.clusterName, input.jobId);
+  const envInput = { address, jobId: input.jobId, clusterName: input.clusterName, clusterSpec: input.clusterSpec, attachOnly, mark, headRecord };
   const labels = rayJobChildLabels(rayJob);
   let template: PodTemplateSpec;
   if (rayJob.spec.submitterPodTemplate) {

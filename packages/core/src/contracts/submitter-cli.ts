@@ -28,6 +28,7 @@ export const submitterFlags = {
   version: 'boolean',
   // ours
   'attach-only': 'boolean',
+  'expected-head-ip': 'string',
   'max-unreachable': 'string',
   'health-timeout': 'string',
   'driver-lost-after': 'string',
@@ -65,6 +66,11 @@ export const SubmitterEnv = {
   authMode: 'RAY_AUTH_MODE',
   /** Attach-only mode (same as --attach-only); set by the builders, see ATTACH_ONLY_ENV_VALUE. */
   attachOnly: 'RAYJOB_SUBMITTER_ATTACH_ONLY',
+  /**
+   * The IP of the head this attempt's first submitter started on (same as --expected-head-ip); set by the builders
+   * from the submitter-state ConfigMap. Before submitting, the submitter refuses a head at another IP (exit 6).
+   */
+  expectedHeadIp: 'RAYJOB_SUBMITTER_EXPECTED_HEAD_IP',
   /** Set in every pod by the kubelet: the submitter writes /dev/termination-log by default only when it is set. */
   kubernetesServiceHost: 'KUBERNETES_SERVICE_HOST',
   /** Set by the builders so a Python entrypoint run by Ray's CLI (KubeRay's script) prints at once. */
@@ -85,6 +91,23 @@ export function parseAttachOnlyEnv(value: string | undefined): { ok: true; attac
   if (v === '' || v === 'false' || v === '0') return { ok: true, attachOnly: false };
   if (v === 'true' || v === '1') return { ok: true, attachOnly: true };
   return { ok: false, error: `${SubmitterEnv.attachOnly}: "${value}" is neither true nor false` };
+}
+
+/**
+ * Keys of the per-RayJob submitter-state ConfigMap, one per attempt: `<kind>.<cluster>.<submission ID>` (the
+ * builders sanitise the text into a valid ConfigMap key). `attach-only` holds ATTACH_ONLY_ENV_VALUE once the job
+ * was seen; `head-ip` holds the head's IP when the attempt's first submitter Job was created, never overwritten.
+ */
+export const SubmitterStateKeyKind = {
+  attachOnly: 'attach-only',
+  expectedHeadIp: 'head-ip',
+} as const;
+
+export type SubmitterStateKeyKindName = keyof typeof SubmitterStateKeyKind;
+
+/** The unsanitised key text: `<kind>.<cluster>.<submission ID>`. */
+export function submitterStateKeyText(kind: SubmitterStateKeyKindName, clusterName: string, jobId: string): string {
+  return `${SubmitterStateKeyKind[kind]}.${clusterName}.${jobId}`;
 }
 
 /** The default path of the container's termination message (the kubelet mounts it into every container). */

@@ -26,6 +26,13 @@ export type Action =
    * job was seen starts attach-only from now on. The executor remembers `attachOnlyMarked` once it is written.
    */
   | { type: 'markSubmittersAttachOnly'; configMap: ConfigMap; key: string }
+  /**
+   * K8sJobMode, just before the attempt's first submitter Job is created: create the submitter-state ConfigMap
+   * with `key` = the head's IP, or merge the key in, never changing a key already there (a recreated Job keeps the
+   * first head). A failure is an error, so the Job after it is not created this reconcile: a Job whose head was not
+   * recorded would submit again to a replacement head. The executor remembers `submitterHeadRecorded`.
+   */
+  | { type: 'recordSubmitterHead'; configMap: ConfigMap; key: string; headIP: string }
   /** Create the RayJob head Service, or update it (keeping its clusterIP) when it points at another cluster. */
   | { type: 'applyHeadService'; service: Service; existing: 'absent' | 'stale' }
   /**

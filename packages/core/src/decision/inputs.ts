@@ -59,6 +59,8 @@ export interface OperatorMemory {
   rayJobSettled?: { jobId: string } | undefined;
   /** Addition H: the submitter-state ConfigMap holds this attach-only key (written by the executor). */
   attachOnlyMarked?: { key: string } | undefined;
+  /** K8sJobMode: the submitter-state ConfigMap holds this head-IP key (written by the executor, never overwritten). */
+  submitterHeadRecorded?: { key: string } | undefined;
 }
 
 export interface DecisionInput {

@@ -17,6 +17,8 @@ const container0 = (j: ReturnType<typeof job>): Container => j.spec?.template.sp
 const envOf = (c: Container) => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
 /** Addition H: built before any Ray status, attach-only comes from the submitter-state ConfigMap's key. */
 const fromMark = { configMapKeyRef: { name: 'rayjob-sample-submitter-state', key: 'attach-only.rayjob-sample-x7k2p.rayjob-sample-b9q4z', optional: true } };
+/** The head of the attempt's first submitter, from the same ConfigMap (the submitter refuses another head). */
+const fromHeadRecord = { configMapKeyRef: { name: 'rayjob-sample-submitter-state', key: 'head-ip.rayjob-sample-x7k2p.rayjob-sample-b9q4z', optional: true } };
 
 describe('the default submitter Job (our image)', () => {
   it('runs /submitter with the entrypoint as one argument and KubeRay\'s env, labels, owner and backoffLimit 2', () => {
@@ -32,7 +34,7 @@ describe('the default submitter Job (our image)', () => {
       '--runtime-env-json', '{"env_vars":{"counter_name":"test_counter"}}', '--metadata-json', '{"team":"a"}',
       '--entrypoint-num-cpus', '1', '--entrypoint-resources', '{"R1": 2}', '--', 'python /home/ray/samples/sample_code.py',
     ]);
-    expect(envOf(c)).toEqual({ PYTHONUNBUFFERED: '1', RAY_DASHBOARD_ADDRESS: `http://${url}`, RAY_JOB_SUBMISSION_ID: 'rayjob-sample-b9q4z', RAYJOB_SUBMITTER_ATTACH_ONLY: fromMark });
+    expect(envOf(c)).toEqual({ PYTHONUNBUFFERED: '1', RAY_DASHBOARD_ADDRESS: `http://${url}`, RAY_JOB_SUBMISSION_ID: 'rayjob-sample-b9q4z', RAYJOB_SUBMITTER_ATTACH_ONLY: fromMark, RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: fromHeadRecord });
     expect(c.resources).toEqual({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '200Mi' } });
   });
 
@@ -78,7 +80,7 @@ describe('a user submitter template', () => {
     const c = container0(job(template({ command: ['user-command'], env: [{ name: 'RAY_JOB_SUBMISSION_ID', value: 'stale' }, { name: 'KEEP', value: '1' }] })));
     expect(c.command).toEqual(['user-command']);
     expect(c.args).toBeUndefined();
-    expect(envOf(c)).toEqual({ KEEP: '1', PYTHONUNBUFFERED: '1', RAY_DASHBOARD_ADDRESS: `http://${url}`, RAY_JOB_SUBMISSION_ID: 'rayjob-sample-b9q4z', RAYJOB_SUBMITTER_ATTACH_ONLY: fromMark });
+    expect(envOf(c)).toEqual({ KEEP: '1', PYTHONUNBUFFERED: '1', RAY_DASHBOARD_ADDRESS: `http://${url}`, RAY_JOB_SUBMISSION_ID: 'rayjob-sample-b9q4z', RAYJOB_SUBMITTER_ATTACH_ONLY: fromMark, RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: fromHeadRecord });
   });
 
   it('without a command runs KubeRay\'s script under bash -ce, with no podFailurePolicy', () => {

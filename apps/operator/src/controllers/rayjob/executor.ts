@@ -3,6 +3,7 @@ import type { Expectations } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
 import type { KubeResult, KubernetesObject, KubeWriter, ObjectRef } from './kube-writer.ts';
 import { ownedBy } from './object-view.ts';
+import { recordSubmitterHead } from './submitter-head-record.ts';
 
 export interface ExecuteDeps {
   writer: KubeWriter;
@@ -183,6 +184,8 @@ async function apply(action: Action, rayJob: RayJob, memory: OperatorMemory, dep
       return stop(action, rayJob, memory, deps);
     case 'markSubmittersAttachOnly':
       return markAttachOnly(action, rayJob, memory, deps);
+    case 'recordSubmitterHead':
+      return recordSubmitterHead(action, rayJob, memory, deps);
   }
 }
 

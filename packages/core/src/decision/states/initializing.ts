@@ -3,6 +3,7 @@ import { buildSubmitterJob } from '../../builders/submitter-job.ts';
 import { dashboardURLFromService } from '../../builders/dashboard.ts';
 import { submissionOptions } from '../../builders/submitter-command.ts';
 import { SUBMITTER_CONTAINER_NAME } from '../../builders/submitter-container.ts';
+import { recordSubmitterHead } from '../running/submitter-head-record.ts';
 import type { Context, Ending } from '../context.ts';
 import { copyJson, emit } from '../context.ts';
 import { secondsUntilDeadline } from '../deadlines.ts';
@@ -62,6 +63,8 @@ export function decideInitializing(ctx: Context): Ending {
       ctx.notes.push(`Cannot build the submitter: ${options.error}`);
       return { kind: 'return', requeueSeconds: waitRequeue };
     }
+    // Before the Job, in the same pass: the executor stops at a failed record, so no Job runs unrecorded.
+    recordSubmitterHead(ctx);
     ctx.actions.push({
       type: 'createSubmitterJob',
       recreated: false,
