@@ -6,6 +6,7 @@ import { createHttpTransport, type HttpOutcome, type TlsOptions } from './http-t
 import { tailJobLogs, type TailOptions, type TailResult } from './log-tail.ts';
 import { streamFromTail, type LogStream } from './log-stream.ts';
 import { judgeNodeLiveness, type NodeLiveness } from './node-liveness.ts';
+import { judgeHeadNode, type HeadNodeAnswer } from './head-node.ts';
 import { makeRedactor } from './redact.ts';
 import { ok, type RayResult } from './result.ts';
 import {
@@ -55,6 +56,8 @@ export interface RayClient {
    * answers every job on it.
    */
   nodeTable(options?: CallOptions): Promise<(nodeId: string) => NodeLiveness>;
+  /** The head node's address from `GET /nodes?view=summary` (see HeadNodeAnswer). */
+  headNode(options?: CallOptions): Promise<HeadNodeAnswer>;
   /** Closes pooled connections. */
   close(): Promise<void>;
 }
@@ -168,6 +171,7 @@ export function createRayClient(options: RayClientOptions): RayClient {
       const outcome = await transport.send('GET', '/nodes?view=summary', call);
       return (nodeId) => judgeNodeLiveness(nodeId, outcome);
     },
+    headNode: async (call = {}) => judgeHeadNode(await transport.send('GET', '/nodes?view=summary', call)),
     close: () => transport.close(),
   };
 }

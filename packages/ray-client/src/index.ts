@@ -5,6 +5,7 @@ export type { TlsOptions } from './http-transport.ts';
 export type { TailOptions, TailResult } from './log-tail.ts';
 export type { LogStream } from './log-stream.ts';
 export type { NodeLiveness } from './node-liveness.ts';
+export { judgeHeadNode, type HeadNodeAnswer } from './head-node.ts';
 export { ok, isOk, type RayResult, type RayFailure, type UnavailableCause } from './result.ts';
 export {
   RayJobStatusSchema,

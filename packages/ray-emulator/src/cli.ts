@@ -7,8 +7,9 @@ import { startRayEmulator } from './emulator.ts';
 import { startFaultControl } from './fault-control.ts';
 import { startProcessSentinels } from './process-sentinels.ts';
 
-const usage = `usage: ray-emulator [--host 127.0.0.1] [--port 8265] [--auth-token-file FILE] [--ray-version 2.58.0]
+const usage = `usage: ray-emulator [--host 127.0.0.1] [--node-ip IP] [--port 8265] [--auth-token-file FILE] [--ray-version 2.58.0]
                     [--faults [--faults-port 0]] [--process-titles]
+  --node-ip         the head's IP in /nodes (default: --host; 127.0.0.1 for 0.0.0.0), e.g. its pod's IP
   --process-titles  also run stand-in processes titled like Ray's JobHead and DashboardAgent; killing them
                     (e.g. \`pkill -f ray-dashboard-JobHead\`) has the effect killing the real ones has`;
 
@@ -22,6 +23,7 @@ try {
   ({ values } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },
+      'node-ip': { type: 'string' },
       port: { type: 'string', default: '8265' },
       'auth-token-file': { type: 'string' },
       'ray-version': { type: 'string', default: '2.58.0' },
@@ -59,6 +61,7 @@ if (typeof tokenFile === 'string') {
 
 const emulator = await startRayEmulator({
   host: String(values.host),
+  ...(typeof values['node-ip'] === 'string' && values['node-ip'] !== '' ? { nodeIp: values['node-ip'] } : {}),
   port: parsePort('port'),
   rayVersion: String(values['ray-version']),
   ...(authToken !== undefined ? { authToken } : {}),

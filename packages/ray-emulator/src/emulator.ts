@@ -12,6 +12,11 @@ import { rayFeatures } from './version.ts';
 
 export interface RayEmulatorOptions {
   host?: string;
+  /**
+   * The head's IP in `/nodes` (and the driver's node address), as a real head reports its pod's IP. Default: the
+   * bind host, 127.0.0.1 for a wildcard bind (a pod in its own network namespace binds 0.0.0.0: pass its IP).
+   */
+  nodeIp?: string;
   port?: number;
   rayVersion?: string;
   authToken?: string;
@@ -68,7 +73,7 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
   const now = () => Date.now();
   const rayVersion = options.rayVersion ?? '2.58.0';
   const features = rayFeatures(rayVersion);
-  const nodes = createNodeTable(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, now);
+  const nodes = createNodeTable(options.nodeIp || (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host), now);
   const jobs = createJobManager({
     nodes,
     timing,

@@ -77,6 +77,7 @@ export const MergedInputSchema = z.object({
   verify: z.string().optional(),
   'working-dir': z.string().min(1, 'must not be empty').optional(),
   'attach-only': z.boolean().default(false),
+  'expected-head-ip': z.string().trim().min(1, 'must be an IP address').optional(),
   'max-unreachable': duration.default(600_000),
   'health-timeout': duration.optional(),
   'driver-lost-after': duration.default(30_000),
@@ -88,6 +89,7 @@ export const MergedInputSchema = z.object({
   [SubmitterEnv.authToken]: envString,
   [SubmitterEnv.authTokenPath]: envString,
   [SubmitterEnv.attachOnly]: envString,
+  [SubmitterEnv.expectedHeadIp]: envString,
 });
 
 export type MergedInput = z.infer<typeof MergedInputSchema>;

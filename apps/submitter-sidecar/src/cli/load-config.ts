@@ -18,6 +18,11 @@ export interface SubmitterConfig {
   noWait: boolean;
   /** Never submit: follow a job Ray already knows, or exit 6 (AttachTargetMissing) if it does not (addition H). */
   attachOnly: boolean;
+  /**
+   * The head this attempt's first submitter started on (--expected-head-ip, else RAYJOB_SUBMITTER_EXPECTED_HEAD_IP):
+   * before submitting, a head at another IP ends the run with exit 6 instead (addition H). Undefined: no check.
+   */
+  expectedHeadIp: string | undefined;
   token: string | undefined;
   headers: Record<string, string>;
   tls: TlsOptions;
@@ -75,6 +80,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     [SubmitterEnv.authToken]: env[SubmitterEnv.authToken],
     [SubmitterEnv.authTokenPath]: env[SubmitterEnv.authTokenPath],
     [SubmitterEnv.attachOnly]: env[SubmitterEnv.attachOnly],
+    [SubmitterEnv.expectedHeadIp]: env[SubmitterEnv.expectedHeadIp],
   });
   if (!merged.success) {
     const { name, message } = describeIssue(merged.error);
@@ -156,6 +162,8 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       request,
       noWait: input['no-wait'],
       attachOnly: input['attach-only'] || attachOnlyEnv.attachOnly,
+      // The flag wins over the environment, as for the other pairs.
+      expectedHeadIp: input['expected-head-ip'] ?? input.RAYJOB_SUBMITTER_EXPECTED_HEAD_IP?.trim(),
       token,
       headers,
       tls,

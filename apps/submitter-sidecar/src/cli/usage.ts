@@ -39,6 +39,9 @@ The submitter's own. A run has three phases; each bound applies to one of them:
                                 missing this long, checked on its own timer (default 30s)
   --attach-only                 never submit: follow a job Ray already knows, exit 6 if it does not
                                 (or RAYJOB_SUBMITTER_ATTACH_ONLY=true; the operator sets it once it saw the job)
+  --expected-head-ip IP         before submitting, ask Ray which node is the head; if its IP differs, the head
+                                was replaced since this attempt started: exit 6, nothing submitted (or
+                                RAYJOB_SUBMITTER_EXPECTED_HEAD_IP; the operator records the first head's IP)
   Output
   --log-format text|json        json: the submitter's own lines as JSON on stderr (job output stays raw)
   --termination-log PATH        where to write the final word (default: /dev/termination-log, only inside a
@@ -49,6 +52,7 @@ The submitter's own. A run has three phases; each bound applies to one of them:
 Exit codes:
   0 SUCCEEDED or STOPPED (or --no-wait)    1 FAILED    2 bad usage or a request the dashboard rejected
   3 job not found after it was seen (head lost)    4 dashboard unreachable / GCS not healthy in time
-  5 driver lost    6 --attach-only and the job is not found (nothing submitted)    70 internal error
+  5 driver lost    6 --attach-only and the job is not found, or the head is not --expected-head-ip
+  (nothing submitted)    70 internal error
   143 SIGTERM, 130 SIGINT (the Ray job is never stopped)
 `;

@@ -1,10 +1,11 @@
 // Step 2, idempotent: look the submission ID up; submit only when Ray does not know it (never with
-// --attach-only: then an unknown ID ends the run with exit 6, AttachTargetMissing); treat Ray's
-// "already exists ... Please use a different submission_id" as "attach" (two submitters racing, or a retry
-// whose first POST landed). Transient failures retry until --max-unreachable.
+// --attach-only: then an unknown ID ends the run with exit 6, AttachTargetMissing, as does a head at another IP
+// than --expected-head-ip); treat Ray's "already exists ... Please use a different submission_id" as "attach"
+// (two submitters racing, or a retry whose first POST landed). Transient failures retry until --max-unreachable.
 import { outcome, type Outcome } from '../exit.ts';
 import { statusLines } from '../output/status-lines.ts';
 import type { RunContext } from './context.ts';
+import { checkExpectedHead } from './check-head.ts';
 import { observeJob } from './observe-job.ts';
 import { createBackoff } from './unreachable-budget.ts';
 
@@ -19,6 +20,7 @@ export async function submitOrAttach(ctx: RunContext, submissionId: string): Pro
   };
 
   let lookedUp = false;
+  let headChecked = false;
   for (;;) {
     if (ctx.signal.aborted) return outcome('Terminated', 'stopped before the job was submitted');
     if (!lookedUp) {
@@ -38,6 +40,16 @@ export async function submitOrAttach(ctx: RunContext, submissionId: string): Pro
         );
       }
       lookedUp = true;
+    }
+    if (ctx.config.expectedHeadIp !== undefined && !headChecked) {
+      const check = await checkExpectedHead(ctx, submissionId, ctx.config.expectedHeadIp);
+      if (check.kind === 'retry') {
+        if (ctx.budget.failed() === 'exhausted') return outcome('Unreachable', `the dashboard stayed unreachable: ${check.message}`);
+        await clock.sleep(backoff.next(), ctx.signal);
+        continue;
+      }
+      if (check.kind === 'refuse') return check.outcome;
+      headChecked = true;
     }
 
     ctx.knowledge.submitSent = true;

@@ -45,8 +45,10 @@ export function rayEmulatorImage(options: RayEmulatorImageOptions): ImageProgram
     // /usr/local/sbin, which is on that default PATH (and normally empty).
     mounts: [{ source: rayShimDir, target: '/usr/local/sbin' }],
     rewrite(argv, context) {
-      // With loopback pod addresses there is no per-pod port space: the head must bind its pod IP.
-      return context.podIP.startsWith('127.') ? ['env', `RAYJOB_BIND_HOST=${context.podIP}`, ...argv] : argv;
+      // With loopback pod addresses there is no per-pod port space: the head must bind its pod IP. Either way the
+      // head reports its pod IP in /nodes, as a real head does.
+      const bind = context.podIP.startsWith('127.') ? [`RAYJOB_BIND_HOST=${context.podIP}`] : [];
+      return context.podIP ? ['env', ...bind, `RAYJOB_NODE_IP=${context.podIP}`, ...argv] : argv;
     },
     rewriteProbe(command) {
       // Only the GCS check needs the dashboard; raylet checks reach the shim's agent port (52365) as they are.

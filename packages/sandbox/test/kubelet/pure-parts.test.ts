@@ -106,9 +106,9 @@ describe('Ray image mapping', () => {
     expect(image.env).toEqual({ PATH: `${rayShimDir}:/usr/bin`, RAYJOB_EMULATOR_CLI: '/emu/cli.ts', RAYJOB_NODE: '/bin/node', RAYJOB_RAY_CONTROL_PORT: '9999', RAYJOB_RAY_JOB_COMMAND: '["/bin/submitter"]' });
   });
   it.each([
-    { podIP: '10.244.1.5', expected: ['bash', '-lc', 'ray start --head --block'] },
-    { podIP: '127.150.1.5', expected: ['env', 'RAYJOB_BIND_HOST=127.150.1.5', 'bash', '-lc', 'ray start --head --block'] },
-  ])('argv for pod IP $podIP', ({ podIP, expected }) => {
+    { podIP: '10.244.1.5', expected: ['env', 'RAYJOB_NODE_IP=10.244.1.5', 'bash', '-lc', 'ray start --head --block'] },
+    { podIP: '127.150.1.5', expected: ['env', 'RAYJOB_BIND_HOST=127.150.1.5', 'RAYJOB_NODE_IP=127.150.1.5', 'bash', '-lc', 'ray start --head --block'] },
+  ])('argv for pod IP $podIP (the head reports it in /nodes)', ({ podIP, expected }) => {
     expect(image.rewrite?.(['bash', '-lc', 'ray start --head --block'], { podName: 'p', namespace: 'ns', podIP, containerName: 'c', env: {} })).toEqual(expected);
   });
   it('maps GCS health probes to the emulator dashboard; raylet probes reach the shim as they are', () => {

@@ -9,7 +9,7 @@
 //   ray stop | ray status                             best effort
 // Head and worker (with --block) also answer the dashboard agent's health checks on port 52365.
 // Settings come from the environment the image sets: RAYJOB_EMULATOR_CLI, RAYJOB_NODE,
-// RAYJOB_RAY_CONTROL_PORT, RAYJOB_RAY_VERSION, RAYJOB_BIND_HOST, RAYJOB_DASHBOARD_PORT.
+// RAYJOB_RAY_CONTROL_PORT, RAYJOB_RAY_VERSION, RAYJOB_BIND_HOST, RAYJOB_NODE_IP, RAYJOB_DASHBOARD_PORT.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 
@@ -66,6 +66,8 @@ async function startHead() {
   const port = flag('--dashboard-port') ?? dashboardPort;
   const argv = [node, cli, '--host', env.RAYJOB_BIND_HOST || '0.0.0.0', '--port', port, '--faults', '--faults-port', controlPort, '--process-titles'];
   if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
+  // A real head reports its pod's IP in /nodes (the submitter compares it with the head its attempt started on).
+  if (env.RAYJOB_NODE_IP) argv.push('--node-ip', env.RAYJOB_NODE_IP);
   if (args.includes('--block')) { serveAgent(true, port); foreground(argv); return; }
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
   child.unref();
