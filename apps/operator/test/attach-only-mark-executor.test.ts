@@ -48,4 +48,12 @@ describe('the executor writes the attach-only mark', () => {
     expect(outcome.memory.attachOnlyMarked).toEqual(marked ? { key: mark.key } : undefined);
     expect(logs.length).toBe(marked ? 0 : 1);
   });
+
+  it('K8sJobMode, the submitter\'s head recorded by this operator (the ConfigMap is ours): one merge, no create', async () => {
+    const fake = fakeWriter(conflict, 'uid-rj');
+    const recorded: Decision = { ...decision, memory: { submitterHeadRecorded: { key: 'head-ip.rj-abcde.rj-fghij' } } };
+    const outcome = await execute(rayJob, recorded, { writer: fake.writer, dashboards: {} as DashboardClients, cluster: undefined, log: () => undefined, now: () => new Date(0) });
+    expect(fake.calls).toEqual([`patch {"data":{"${mark.key}":"true"}}`, 'status']);
+    expect(outcome.memory.attachOnlyMarked).toEqual({ key: mark.key });
+  });
 });

@@ -2,7 +2,7 @@
 // a submitter's death is not evidence about a RUNNING job (C1), a deleted submitter Job is recreated and
 // re-attaches (C19), an operator restart mid-job reports the real result (C20), and activeDeadlineSeconds fails
 // the RayJob and stops the Ray job (C15, addition C).
-import { attachOnlyMarkKey, messages } from '@rayjob/core';
+import { attachOnlyMarkKey, messages, submitterStateKey } from '@rayjob/core';
 import { createRayClient } from '@rayjob/ray-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
@@ -141,4 +141,67 @@ describe('status correctness', { timeout: 150_000 }, () => {
     expect(jobs.kind === 'ok' && jobs.value.filter((j) => j.submission_id === jobId)).toEqual([]);
   });
 
+  // Campaign seeds 152, 239 (the pod retried by the Job controller) and 827 (the Job recreated by the operator):
+  // the first submitter submitted, then the head and the submitter were deleted before the operator recorded any
+  // Ray status (here: the operator is down), so attach-only cannot help. The submitter that comes next finds a
+  // head at another IP than the recorded one and does not submit (exit 6); the RayJob fails (rule 2).
+  it.each([
+    { route: 'the submitter pod deleted (the Job controller retries it)', name: 'h5', deleteSubmitter: async (name: string) => {
+      const [pod] = await submitterPods(name);
+      await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${pod.metadata.name}`);
+      return pod.metadata.uid as string;
+    } },
+    { route: 'the submitter Job deleted (the operator recreates it)', name: 'h6', deleteSubmitter: async (name: string) => {
+      const [pod] = await submitterPods(name);
+      await api(env.url, 'DELETE', `/apis/batch/v1/namespaces/default/jobs/${name}`, { propagationPolicy: 'Background' });
+      return pod.metadata.uid as string;
+    } },
+  ])('seeds 152/239/827: head and submitter lost before any status was recorded, $route -> the next submitter exits 6, the new head never gets the job, Failed', async ({ name, deleteSubmitter }) => {
+    await createRayJob(env.url, rayJobManifest(name, { entrypoint: 'sleep 120' }));
+    // The operator goes down as soon as the first submitter Job exists, before it can see the job on Ray.
+    await eventually('the first submitter Job', async () => (await api(env.url, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}`)).status === 200, 60_000, 50);
+    await env.operator.stop();
+    let down = true;
+    try {
+      const before = await getRayJob(env.url, name);
+      const { jobId, rayClusterName, dashboardURL } = before.status;
+      expect(before.status.jobStatus ?? '', 'the operator recorded no Ray status before it stopped').toBe('');
+      const headPod = (await api(env.url, 'GET', `/api/v1/namespaces/default/pods/${env.standIn.heads.get(rayClusterName)}`)).body;
+      const state = (await api(env.url, 'GET', `/api/v1/namespaces/default/configmaps/${name}-submitter-state`)).body;
+      expect(state.data?.[submitterStateKey('expectedHeadIp', rayClusterName, jobId)]).toBe(headPod.status.podIP);
+      const lookup = env.sandbox.node?.lookup;
+      const jobsOnHead = async () => {
+        const ray = createRayClient({ address: `http://${dashboardURL}`, ...(lookup && { lookup }) });
+        const jobs = await ray.listJobs();
+        await ray.close();
+        return jobs.kind === 'ok' ? jobs.value.filter((j) => j.submission_id === jobId) : undefined;
+      };
+      await eventually('the first submitter to submit to the first head', async () => ((await jobsOnHead())?.length ? true : undefined), 90_000);
+      // Within a second or two: the head force-deleted (KubeRay recreates it, empty), then the submitter.
+      await api(env.url, 'DELETE', `/api/v1/namespaces/default/pods/${headPod.metadata.name}?gracePeriodSeconds=0`);
+      const firstPod = await deleteSubmitter(name);
+      const restarted = await env.startOperator();
+      env.operator = restarted.operator;
+      env.rayjob = restarted.rayjob;
+      down = false;
+      const next = await eventually('the next submitter pod to exit', async () => {
+        const pod = (await submitterPods(name)).find((p) => p.metadata.uid !== firstPod);
+        return pod?.status?.containerStatuses?.[0]?.state?.terminated ? pod : undefined;
+      }, 90_000);
+      const terminated = next.status.containerStatuses[0].state.terminated;
+      expect(terminated.exitCode).toBe(6);
+      expect(terminated.message).toContain(`not at ${headPod.status.podIP} where this attempt's first submitter started`);
+      const failed = await waitForDeployment(env.url, name, 'Failed', 75_000);
+      expect(failed.status.reason).toBe('SubmissionFailed');
+      expect(failed.status.message).toContain('exit code 6');
+      // The replacement head never got the job: it ran once, on the lost head.
+      expect(await jobsOnHead()).toEqual([]);
+    } finally {
+      if (down) {
+        const restarted = await env.startOperator();
+        env.operator = restarted.operator;
+        env.rayjob = restarted.rayjob;
+      }
+    }
+  });
 });

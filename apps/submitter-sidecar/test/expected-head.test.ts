@@ -48,7 +48,7 @@ async function dashboardWithNodes(nodes: (n: number) => { status: number; body: 
 const posts = () => emulator.requests().filter((r) => r.method === 'POST');
 
 describe('the expected head', () => {
-  it.each([
+  it.each<{ name: string; argv: string[]; env: Record<string, string> }>([
     { name: '--expected-head-ip', argv: ['--expected-head-ip', '10.9.9.9'], env: {} },
     { name: 'RAYJOB_SUBMITTER_EXPECTED_HEAD_IP', argv: [], env: { RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: '10.9.9.9' } },
     { name: 'the flag over a matching env', argv: ['--expected-head-ip', '10.9.9.9'], env: { RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: HEAD } },

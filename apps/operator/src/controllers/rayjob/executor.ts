@@ -229,12 +229,18 @@ async function markAttachOnly(action: Extract<Action, { type: 'markSubmittersAtt
   const marked: Applied = { kind: 'ok', memory: { ...memory, attachOnlyMarked: { key: action.key } } };
   const obj = action.configMap as KubernetesObject;
   const ref = refOf(obj);
-  const created = await deps.writer.create(obj);
-  if (created.ok) return marked;
   const failed = (message: string): Applied => {
     deps.log('Cannot mark the submitters attach-only (asked again next reconcile)', { configMap: ref.name, error: message });
     return { kind: 'ok', memory };
   };
+  // K8sJobMode: this operator created (or adopted) the ConfigMap with the submitter's head, so one merge does it.
+  if (memory.submitterHeadRecorded) {
+    const patched = await deps.writer.mergePatch(ref, { data: action.configMap.data ?? {} });
+    if (patched.ok) return marked;
+    if (patched.code !== 404) return failed(`patch: ${patched.code} ${patched.message}`);
+  }
+  const created = await deps.writer.create(obj);
+  if (created.ok) return marked;
   if (created.code !== 409) return failed(`${created.code} ${created.message}`);
   const existing = await deps.writer.read(ref);
   if (!existing.ok) return failed(`read after 409: ${existing.code} ${existing.message}`);
