@@ -91,6 +91,9 @@ describe('checks', () => {
     expect(holds({ deploymentStatus: 'Running', progressAtLeast: 5 }, observation({ progress: 5 }))).toBe(true);
     expect(holds({ deploymentStatus: 'Running', progressAtLeast: 5 }, observation({ progress: 4 }))).toBe(false);
     expect(holds({ submitterExited: true }, observation())).toBe(false);
+    expect(holds({ submitterPresent: true }, observation())).toBe(true);
+    expect(holds({ submitterPresent: true }, observation({ submitter: 'Terminating' }))).toBe(false);
+    expect(holds({ submitterPresent: false }, observation({ submitter: 'none' }))).toBe(true);
     expect(holds({ clusterExists: false, failedAtLeast: 2 }, observation({ clusterExists: false, failed: 2 }))).toBe(true);
   });
 

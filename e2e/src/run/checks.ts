@@ -8,6 +8,7 @@ export function holds(c: Condition, o: Observation): boolean {
   if (c.jobStatus !== undefined && o.jobStatus !== c.jobStatus) return false;
   if (c.progressAtLeast !== undefined && o.progress < c.progressAtLeast) return false;
   if (c.submitterExited !== undefined && o.submitterExited !== c.submitterExited) return false;
+  if (c.submitterPresent !== undefined && (o.submitter === 'Pending' || o.submitter === 'Running') !== c.submitterPresent) return false;
   if (c.clusterExists !== undefined && o.clusterExists !== c.clusterExists) return false;
   if (c.failedAtLeast !== undefined && o.failed < c.failedAtLeast) return false;
   return true;

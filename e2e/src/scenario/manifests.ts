@@ -11,12 +11,13 @@ export const rayImage = 'rayproject/ray:2.55.1';
 
 export function stepsEntrypoint(shape: RayJobShape): string {
   const loop = `for i in $(seq 1 ${shape.steps}); do echo "step $i/${shape.steps}"; sleep ${shape.stepSeconds}; done`;
+  // Every retry gets a new cluster, so the attempt counter lives on the node (a hostPath volume, see below). A
+  // failing attempt fails at once: only the attempt that succeeds runs the steps (a fault can land mid-job in it).
   const failing = shape.failFirst === undefined
     ? ''
-    // Every retry gets a new cluster, so the attempt counter lives on the node (a hostPath volume, see below).
-    : `; n=$(cat /e2e-state/attempts 2>/dev/null || echo 0); echo $((n+1)) > /e2e-state/attempts; [ $n -ge ${shape.failFirst} ] || exit 1`;
+    : `n=$(cat /e2e-state/attempts 2>/dev/null || echo 0); echo $((n+1)) > /e2e-state/attempts; [ $n -ge ${shape.failFirst} ] || exit 1; `;
   const exit = shape.exitCode === undefined || shape.exitCode === 0 ? '; echo done' : `; echo failing; exit ${shape.exitCode}`;
-  return shape.entrypoint ?? `bash -c '${loop}${failing}${exit}'`;
+  return shape.entrypoint ?? `bash -c '${failing}${loop}${exit}'`;
 }
 
 function rayContainer(name: string) {

@@ -57,6 +57,8 @@ export interface Condition {
   progressAtLeast?: number;
   /** The submitter (Job's pod or sidecar) has exited, with any code. */
   submitterExited?: boolean;
+  /** A submitter is there and neither exited nor terminating (false: none, or the one there is going). */
+  submitterPresent?: boolean;
   /** The RayCluster exists (true) or is gone (false). */
   clusterExists?: boolean;
   /** Any attempt was counted as failed at least this many times (status.failed). */
