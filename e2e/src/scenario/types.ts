@@ -118,8 +118,12 @@ export interface Scenario {
   clusterAfter: 'deleted' | 'kept' | 'any';
   /** How many times the Ray job may be submitted per attempt (1 = never twice). */
   runsPerAttempt: 1;
-  /** KubeRay's outcome for the same input, from the reference; `expect` must differ from it where it is wrong. */
-  kuberay: Outcome & { note: string; sameAsOurs?: true };
+  /**
+   * KubeRay's outcome for the same input, from the reference (kuberay-rayjob.md, kuberay-issues.md,
+   * status-correctness.md), with where the reference says so in `note`. Every scenario exercises something KubeRay
+   * gets wrong: `expect` must be an outcome KubeRay's would fail (test/scenario-data.test.ts checks it).
+   */
+  kuberay: Outcome & { note: string };
   /** Bound for the whole scenario (seconds). */
   timeoutSeconds: number;
   /** Needs abilities only some drivers have (e.g. in-process operator restarts). */

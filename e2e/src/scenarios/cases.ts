@@ -133,13 +133,25 @@ export const caseScenarios: Scenario[] = [
   {
     ...base,
     id: 'C17',
-    title: 'the submitter is retried after a successful submit (its pod killed once)',
+    title: 'the submitter is retried after a successful submit, while the head\'s JobHead restarts (submitter backoffLimit 1)',
     mode: 'K8sJobMode',
-    rayJob: seedJob({ submitterBackoffLimit: 2 }),
-    steps: [midJob(), { kind: 'fault', fault: 'deleteSubmitterPod' }, untilTerminal('Complete')],
-    expect: { ...completed, logsContain: ['step 40/40'] },
+    rayJob: seedJob({ submitterBackoffLimit: 1 }),
+    // The submitter pod is deleted; once the Job controller's retry pod is there, the JobHead restarts (its routes
+    // answer 500 for ~2 s), so the retry's first look-up of the submission ID lands in the restart window.
+    steps: [
+      midJob(3),
+      { kind: 'fault', fault: 'deleteSubmitterPod' },
+      { kind: 'wait', until: { submitterPresent: false }, timeoutSeconds: 60 },
+      { kind: 'wait', until: { deploymentStatus: 'Running', submitterPresent: true }, timeoutSeconds: 60 },
+      { kind: 'fault', fault: 'killJobHead' },
+      untilTerminal('Complete'),
+    ],
+    expect: { ...completed, logsContain: ['step 40/40'], submitterPodsAtMost: 2 },
     clusterAfter: 'kept',
-    kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', note: 'since #2579 the retry tails the existing job too', sameAsOurs: true },
+    kuberay: {
+      deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'SubmissionFailed', submitterPodsAtMost: 2,
+      note: 'the retry\'s `if ! ray job status` fails on the restarting JobHead (exit 1 when the dashboard is unreachable, kuberay-issues.md 3.2), so it runs `ray job submit` again and Ray answers "already exists ... Please use a different submission_id" (kuberay-issues.md pain point 3, #2154, #2579): the pod fails, the backoff of 1 is spent, Failed/SubmissionFailed with the job RUNNING (#2314)',
+    },
   },
   {
     ...base,
@@ -181,36 +193,48 @@ export const caseScenarios: Scenario[] = [
   {
     ...base,
     id: 'C21',
-    title: 'backoffLimit 2: the job fails twice, then succeeds',
+    title: 'backoffLimit 2: the job fails twice, then succeeds although its submitter pod is deleted mid-job (submitter backoffLimit 0)',
     mode: 'K8sJobMode',
-    rayJob: seedJob({ steps: 3, stepSeconds: 0.2, failFirst: 2, backoffLimit: 2, shutdownAfterJobFinishes: true, submitterBackoffLimit: 0 }),
+    rayJob: seedJob({ steps: 12, failFirst: 2, backoffLimit: 2, shutdownAfterJobFinishes: true, submitterBackoffLimit: 0 }),
     steps: [
       { kind: 'wait', until: { failedAtLeast: 1 }, timeoutSeconds: 150 },
       { kind: 'wait', until: { failedAtLeast: 2 }, timeoutSeconds: 150 },
+      // The third attempt, mid-job: its submitter pod goes (C1's trigger, on the attempt that succeeds).
+      { kind: 'wait', until: { failedAtLeast: 2, deploymentStatus: 'Running', progressAtLeast: 3 }, timeoutSeconds: 150 },
+      { kind: 'fault', fault: 'deleteSubmitterPod' },
       untilTerminal('Complete', 150),
     ],
     expect: { ...completed, failed: 2, succeeded: 1 },
     clusterAfter: 'deleted',
     timeoutSeconds: 420,
-    kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', failed: 2, succeeded: 1, note: 'same', sameAsOurs: true },
+    kuberay: {
+      deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'SubmissionFailed', failed: 3, succeeded: 0,
+      note: 'the third attempt\'s submitter Job fails (backoff 0) while Ray runs the job: Failed/SubmissionFailed (#2314, status-correctness.md "The failure we fix"); that is the third failure, no retry is left (kuberay-rayjob.md 2.4.9: attempts = backoffLimit + 1), and shutdownAfterJobFinishes deletes the cluster under the live job',
+    },
   },
   {
     ...base,
     id: 'C22',
-    title: 'shutdownAfterJobFinishes: the Running RayJob is suspended, then resumed',
+    title: 'shutdownAfterJobFinishes: the Running RayJob is suspended, then resumed; the resumed attempt\'s submitter pod is deleted mid-job (submitter backoffLimit 0)',
     mode: 'K8sJobMode',
-    rayJob: seedJob({ steps: 20, shutdownAfterJobFinishes: true }),
+    rayJob: seedJob({ steps: 20, shutdownAfterJobFinishes: true, submitterBackoffLimit: 0 }),
     steps: [
       midJob(3),
       { kind: 'fault', fault: 'suspend' },
       { kind: 'wait', until: { deploymentStatus: 'Suspended', clusterExists: false }, timeoutSeconds: 90 },
       { kind: 'fault', fault: 'resume' },
-      untilTerminal('Complete', 180),
+      // The resumed attempt (new cluster, new submitter) mid-job: its submitter pod goes.
+      { kind: 'wait', until: { deploymentStatus: 'Running', progressAtLeast: 3 }, timeoutSeconds: 150 },
+      { kind: 'fault', fault: 'deleteSubmitterPod' },
+      untilTerminal('Complete', 150),
     ],
     expect: completed,
     clusterAfter: 'deleted',
     timeoutSeconds: 360,
-    kuberay: { deploymentStatus: 'Complete', jobStatus: 'SUCCEEDED', note: 'same', sameAsOurs: true },
+    kuberay: {
+      deploymentStatus: 'Failed', jobStatus: 'RUNNING', reason: 'SubmissionFailed',
+      note: 'suspend and resume as ours (kuberay-rayjob.md 2.4.10: new cluster, new submitter), then the resumed submitter Job fails (backoff 0) while Ray runs the job: Failed/SubmissionFailed and, with shutdownAfterJobFinishes, the cluster deleted under the live job (#2314)',
+    },
   },
   {
     ...base,
