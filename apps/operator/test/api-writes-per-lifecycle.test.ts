@@ -92,10 +92,12 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
   // Status writes each lifecycle needs at most: Initializing; the dashboard URL (K8sJobMode: before the
   // submitter Job is built from it; HTTPMode: together with Running); Running; Ray's PENDING and RUNNING as
   // they are seen; the terminal status.
+  // ConfigMap writes (the RayJob's submitter-state): K8sJobMode records the first submitter's head (a create)
+  // and later marks the submitters attach-only (one merge into it); HTTPMode has no submitter.
   it.each([
-    ['HTTPMode', 5],
-    ['K8sJobMode', 6],
-  ])('%s: at most %i status writes, none failed, no no-op writes', async (mode, most) => {
+    ['HTTPMode', 5, 0],
+    ['K8sJobMode', 6, 2],
+  ])('%s: at most %i status writes, none failed, no no-op writes, %i ConfigMap writes', async (mode, most, configMapWrites) => {
     const name = `writes-${mode.toLowerCase()}`;
     await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done' }));
     await waitForDeployment(sandbox.url, name, 'Complete', 150_000);
@@ -106,6 +108,12 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     // The RayJob controller's creates (RayCluster, submitter Job) are sent once, not again from a lagging cache.
     const conflictsOfCreates = proxy.requests.filter((r) => r.method === 'POST' && r.status === 409 && /\/(rayclusters|jobs)$/.test(r.path.split('?')[0] ?? '')).map((r) => r.path);
     expect(conflictsOfCreates).toEqual([]);
+    const stateName = `${name}-submitter-state`;
+    const stateWrites = proxy.requests.filter((r) => {
+      const path = r.path.split('?')[0] ?? '';
+      return r.method !== 'GET' && (path.endsWith(`/configmaps/${stateName}`) || (path.endsWith('/configmaps') && (r.body ?? '').includes(`"${stateName}"`)));
+    });
+    expect(stateWrites.map((r) => `${r.method} ${r.status}`)).toEqual(Array.from({ length: configMapWrites }, (_, i) => (i === 0 ? 'POST 201' : 'PATCH 200')));
     // The finalizer is added once (its removal comes with the RayJob's deletion, not part of this run).
     expect(analysis.byKind.get('patch rayjobs')).toBe(1);
   });
