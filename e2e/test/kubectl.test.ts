@@ -10,6 +10,8 @@ import { startSandboxDriver, type SandboxDriver } from '../src/drivers/sandbox-d
 import type { Driver } from '../src/drivers/types.ts';
 import type { Scenario } from '../src/scenario/types.ts';
 import { createLimit } from '../src/run/limit.ts';
+import { longestFirst } from '../src/run/longest-first.ts';
+import { preparePodPrograms, type PodPrograms } from '../src/drivers/pod-programs.ts';
 import { stateHostDir } from '../src/scenario/manifests.ts';
 import { runScenario, type ScenarioResult } from '../src/run/run-scenario.ts';
 import { planFor } from '../src/scenarios/plan.ts';
@@ -19,6 +21,7 @@ const concurrency = Number(process.env.RAYJOB_E2E_KUBECTL_CONCURRENCY ?? 5);
 
 let sandbox: SandboxDriver;
 let kubectl: Driver;
+let programs: PodPrograms | undefined;
 /** The kubectl driver's abilities do not depend on the cluster, so the plan is known before the sandbox starts. */
 const plan = planFor(createKubectlDriver({ kubeconfigPath: '' }).abilities);
 const results = new Map<string, Promise<ScenarioResult>>();
@@ -36,22 +39,13 @@ function readableFinalLogs(scenario: Scenario): Scenario {
   return { ...scenario, rayJob: { ...scenario.rayJob, ttlSecondsAfterFinished: ttlForLogs } };
 }
 
-/**
- * The least a scenario can take: its job's run (cut by activeDeadlineSeconds) or its holds, whichever is longer.
- * The longest start first, so the suite is not left waiting on a long scenario (C8 runs ~2 min) started last.
- */
-function leastSeconds(scenario: Scenario): number {
-  const job = scenario.rayJob.steps * scenario.rayJob.stepSeconds;
-  const holds = scenario.steps.reduce((sum, step) => sum + (step.kind === 'hold' ? step.seconds : 0), 0);
-  return Math.max(Math.min(job, scenario.rayJob.activeDeadlineSeconds ?? Infinity), holds);
-}
-
 beforeAll(async () => {
   for (const { scenario, reason } of plan.skipped) print(`skipped: ${scenario.id}: ${reason}`);
-  sandbox = await startSandboxDriver();
+  programs = await preparePodPrograms();
+  sandbox = await startSandboxDriver({ podPrograms: programs });
   kubectl = createKubectlDriver({ kubeconfigPath: sandbox.kubeconfigPath, env: { KUBECACHEDIR: `${sandbox.sandbox.dir}/kubectl-cache` } });
   const limit = createLimit(concurrency);
-  for (const scenario of [...plan.run].sort((a, b) => leastSeconds(b) - leastSeconds(a)).map(readableFinalLogs)) {
+  for (const scenario of longestFirst(plan.run).map(readableFinalLogs)) {
     results.set(scenario.id, limit(() => runScenario(kubectl, scenario, { print, namespace: `kubectl-${scenario.id.toLowerCase()}`, intervalMs: 1000 })));
   }
 });
@@ -60,6 +54,7 @@ afterAll(async () => {
   await Promise.allSettled(results.values());
   await kubectl?.close();
   await sandbox?.close();
+  await programs?.remove();
   rmSync(stateHostDir, { recursive: true, force: true });
 });
 
