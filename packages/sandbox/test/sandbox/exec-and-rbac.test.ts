@@ -155,13 +155,15 @@ describe('kubectl port-forward', () => {
     const client = await createKubeClient({ server: sandbox.url });
     const created = await client.create<Pod>(resources.pods, {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' },
-      spec: { containers: [{ name: 'main', image: 'node', args: ['-e', webServer] }] },
+      // Ready, not just Running: kubectl 1.32's port-forward exits on the first connection the pod refuses, so the
+      // tests may only connect once the server listens (node starts slowly on a loaded machine).
+      spec: { containers: [{ name: 'main', image: 'node', args: ['-e', webServer], readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 } }] },
     }, { namespace: 'default' });
     expect(created.ok).toBe(true);
-    await waitFor('web pod running', async () => {
+    await waitFor('web pod ready', async () => {
       const got = await client.get<Pod>(resources.pods, { namespace: 'default', name: 'web' });
-      return got.ok && got.value.status?.phase === 'Running' ? true : undefined;
-    }, 40_000);
+      return got.ok && got.value.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
+    }, 60_000);
   });
 
   for (const [how, env] of [['SPDY tunnelled in a WebSocket (kubectl 1.32\'s default)', {}], ['plain SPDY (KUBECTL_PORT_FORWARD_WEBSOCKETS=false)', { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }]] as const) {
