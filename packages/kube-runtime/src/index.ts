@@ -41,7 +41,8 @@ export { createStatusWriter, requeueOnConflict } from './status/status-writer.ts
 export type { StatusWriter, StatusWriterOptions, StatusWriteResult } from './status/status-writer.ts';
 export { semanticEqual } from './status/semantic-equal.ts';
 export { createEventRecorder } from './events/event-recorder.ts';
-export type { EventRecorder, EventRecorderOptions, EventType } from './events/event-recorder.ts';
+export type { EventRecorder, EventRecorderOptions, EventRecorderStats, EventType } from './events/event-recorder.ts';
+export { clipToBytes, EVENT_NOTE_MAX_BYTES } from './events/clip-note.ts';
 export { microTime, rfc3339 } from './events/micro-time.ts';
 export { createLeaderElector, defaultIdentity } from './leader/leader-election.ts';
 export type { LeaderElector, LeaderElectionOptions, ElectionEnd } from './leader/leader-election.ts';

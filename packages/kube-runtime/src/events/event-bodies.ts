@@ -1,5 +1,6 @@
 // The Event objects themselves, in both APIs. Names follow client-go: <object name>.<hex nanoseconds>.
 import type { KubeObject } from '../client/types.ts';
+import { clipToBytes, EVENT_NOTE_MAX_BYTES } from './clip-note.ts';
 import { microTime, rfc3339 } from './micro-time.ts';
 
 export interface EventFields {
@@ -22,8 +23,8 @@ function meta(fields: EventFields, now: number): { name: string; namespace: stri
   return { name: `${fields.regarding.metadata.name}.${nanos.toString(16)}`, namespace: fields.regarding.metadata.namespace || 'default' };
 }
 
-/** The API server rejects an events.k8s.io note over 1 KiB; keep the head. */
-const clip = (s: string): string => (s.length > 1024 ? s.slice(0, 1021) + '...' : s);
+/** The API server rejects an events.k8s.io note over 1 KiB of UTF-8; keep the head. */
+const clip = (s: string): string => clipToBytes(s, EVENT_NOTE_MAX_BYTES);
 
 export function eventsV1Body(fields: EventFields, now: number, controller: string, instance: string): Record<string, unknown> {
   return {

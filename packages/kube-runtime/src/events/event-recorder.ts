@@ -3,6 +3,10 @@
 // `kubectl describe` and `kubectl get events`. Repeats of the same event update the existing one's count
 // (series) instead of creating new objects, and more than 10 different notes for the same reason within
 // the window collapse into one "(combined from similar events)" event, as client-go's correlator does.
+// Both memories are LRU caches of 4096 entries, as client-go's (maxLruCacheEntries): an operator that sees
+// millions of objects over weeks remembers only the recent ones, and forgetting one only costs a new Event object
+// instead of a count. Events waiting to be written are bounded too (client-go's broadcaster queue of 1000 drops
+// when full): a slow API server makes the recorder drop events, never grow.
 import { hostname } from 'node:os';
 import { systemClock, type Clock } from '../clock.ts';
 import { describeError, isNotFound } from '../client/errors.ts';
@@ -19,6 +23,7 @@ export interface EventRecorder {
   event(regarding: KubeObject, type: EventType, reason: string, action: string, note: string): void;
   /** Resolves when every recorded event has been written (or given up on). */
   flush(): Promise<void>;
+  stats(): EventRecorderStats;
 }
 
 export interface EventRecorderOptions {
@@ -36,6 +41,14 @@ export interface EventRecorderOptions {
   logger?: Logger;
 }
 
+/** Read the memory's size (tests and the bound's proof). */
+export interface EventRecorderStats {
+  remembered: number;
+  similarGroups: number;
+  queued: number;
+  dropped: number;
+}
+
 interface Recorded {
   name: string;
   namespace: string;
@@ -45,6 +58,14 @@ interface Recorded {
 }
 
 const maxRemembered = 4096;
+const maxQueued = 1000;
+
+/** A Map used as an LRU cache: a set or a hit moves the key to the end; past `max`, the oldest goes. */
+function lruSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value as K);
+}
 
 export function createEventRecorder(options: EventRecorderOptions): EventRecorder {
   const clock = options.clock ?? systemClock;
@@ -56,12 +77,10 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
   const seen = new Map<string, Recorded>();
   const similar = new Map<string, { notes: Set<string>; since: number }>();
   let chain: Promise<void> = Promise.resolve();
+  let queued = 0;
+  let dropped = 0;
 
-  const remember = (key: string, value: Recorded): void => {
-    seen.delete(key);
-    seen.set(key, value);
-    if (seen.size > maxRemembered) seen.delete(seen.keys().next().value!);
-  };
+  const remember = (key: string, value: Recorded): void => lruSet(seen, key, value, maxRemembered);
 
   const write = async (fields: EventFields, key: string): Promise<void> => {
     const now = clock.now();
@@ -85,14 +104,25 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
       const similarKey = `${objectId}|${type}|${reason}`;
       const now = clock.now();
       let group = similar.get(similarKey);
-      if (!group || now - group.since > windowMs) similar.set(similarKey, (group = { notes: new Set(), since: now }));
-      group.notes.add(note);
+      if (!group || now - group.since > windowMs) group = { notes: new Set(), since: now };
+      lruSet(similar, similarKey, group, maxRemembered);
+      // Past the limit the group is combined for the rest of the window: its notes need not be kept.
+      if (group.notes.size <= similarLimit) group.notes.add(note);
       const combined = group.notes.size > similarLimit;
       const shownNote = combined ? `(combined from similar events): ${note}` : note;
       const key = combined ? `${similarKey}|combined` : `${similarKey}|${action}|${note}`;
+      if (queued >= maxQueued) {
+        if (dropped++ % maxQueued === 0) log.warn({ queued, dropped, reason }, 'event queue full; dropping events');
+        return;
+      }
+      queued += 1;
       const fields: EventFields = { regarding, type, reason, action, note: shownNote };
-      chain = chain.then(() => write(fields, key)).catch((error: unknown) => log.error({ err: error }, 'event recorder failed'));
+      chain = chain
+        .then(() => write(fields, key))
+        .catch((error: unknown) => log.error({ err: error }, 'event recorder failed'))
+        .finally(() => void (queued -= 1));
     },
     flush: () => chain,
+    stats: () => ({ remembered: seen.size, similarGroups: similar.size, queued, dropped }),
   };
 }
