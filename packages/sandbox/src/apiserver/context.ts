@@ -2,6 +2,7 @@
 // Handlers, the garbage collector and the CRD installer all work through this.
 import type { OwnerIndex } from '../store/owner-index.ts';
 import type { Store } from '../store/store.ts';
+import type { Admit } from './admission/request.ts';
 import type { AuditSink } from './audit-event.ts';
 import type { TokenIssuer } from './auth/service-account-tokens.ts';
 import type { Registry } from './resource-types.ts';
@@ -21,6 +22,8 @@ export interface ApiContext {
   kubeletClient?: KubeletClientTls;
   /** Receives one audit event per request (kube-apiserver's audit log). */
   audit?: AuditSink;
+  /** Validating admission (PodSecurity, ValidatingAdmissionPolicy, ResourceQuota) for requests from clients. */
+  admit?: Admit;
 }
 
 /** The API server's TLS identity toward kubelets (--kubelet-client-certificate/-key, --kubelet-certificate-authority). */

@@ -81,7 +81,7 @@ export function createDispatcher(ctx: ApiContext, watches: WatchRegistry, addres
     if (req.method === 'POST' && path.name === undefined && reviewResources.includes(rt)) {
       return sendJson(res, 201, answerReview(ctx, rt, user, await readJsonBody(req), path.namespace));
     }
-    const p: RequestParts = { req, res, query: url.searchParams, path, rt };
+    const p: RequestParts = { req, res, query: url.searchParams, path, rt, user };
     const method = req.method ?? 'GET';
     const ns = path.namespace ?? '';
     const name = path.name ?? '';

@@ -2,6 +2,7 @@
 // resourceVersion compare-and-swap, generation on spec change only, the status split, finalizers and
 // deletionTimestamp, graceful pod deletion. HTTP handlers and the garbage collector both call these.
 import type { KubeObject } from '../store/types.ts';
+import type { UserInfo } from './auth/authenticate.ts';
 import { pruneBuiltinUnknown } from './builtin-pruning.ts';
 import type { ApiContext } from './context.ts';
 import { invalidValue } from './field-errors.ts';
@@ -27,6 +28,8 @@ export interface DeleteOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
+  /** Who asks, for admission (absent for the server's own writes, which skip it). */
+  user?: UserInfo;
 }
 
 const namespacesBucket = '/namespaces';
@@ -90,6 +93,8 @@ export function createObject(
   fieldValidation?: string,
   /** Collects the Warning headers the response should carry. */
   warnings?: string[],
+  /** Who asks, for admission (absent for the server's own writes, which skip it). */
+  requester?: UserInfo,
 ): KubeObject {
   const body = normalizeBody(rt, raw);
   decodeChecks(rt, body);
@@ -114,6 +119,9 @@ export function createObject(
   defaultAndCheckFields(rt, body, fieldValidation, warnings);
   rt.prepareCreate?.(body);
   validateOrThrow(rt, body, undefined);
+  if (requester && ctx.admit) {
+    ctx.admit({ operation: 'CREATE', rt, namespace: body.metadata.namespace ?? '', name: body.metadata.name ?? '', object: body, user: requester, dryRun, ...(warnings && { warnings }) });
+  }
   const stored = rt.toStorage ? rt.toStorage(body) : body;
   if (dryRun) {
     if (ctx.store.get(rt.bucket, stored.metadata.namespace ?? '', stored.metadata.name ?? '')) {
@@ -134,6 +142,8 @@ export interface ReplaceOptions {
   fieldValidation?: string;
   /** Collects the Warning headers the response should carry. */
   warnings?: string[];
+  /** Who asks, for admission (absent for the server's own writes, which skip it). */
+  user?: UserInfo;
 }
 
 export interface WriteOutcome {
@@ -187,6 +197,20 @@ export function replaceObject(
   if (changed) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   validateOrThrow(rt, next, old);
   if (expectedRv && expectedRv !== old.metadata.resourceVersion) throw conflict(rt.plural, rt.group, name);
+  if (options.user && ctx.admit) {
+    ctx.admit({
+      operation: 'UPDATE',
+      rt,
+      namespace,
+      name,
+      ...(options.subresource && { subresource: options.subresource }),
+      object: next,
+      oldObject: old,
+      user: options.user,
+      dryRun: options.dryRun ?? false,
+      ...(options.warnings && { warnings: options.warnings }),
+    });
+  }
 
   // Last finalizer removed from an object being deleted: it goes away now.
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
@@ -230,6 +254,7 @@ export function deleteObject(ctx: ApiContext, rt: ResourceType, namespace: strin
   if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
     throw conflictMessage(rt.plural, rt.group, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${current.metadata.resourceVersion ?? ''}`);
   }
+  if (options.user && ctx.admit) ctx.admit({ operation: 'DELETE', rt, namespace, name, oldObject: current, user: options.user, dryRun: options.dryRun ?? false });
   const policy = options.propagationPolicy ?? rt.defaultPropagation;
   const finalizers = [...(current.metadata.finalizers ?? [])];
   if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion') && !finalizers.includes('orphan')) finalizers.push('foregroundDeletion');

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseFieldSelector, parseLabelSelector, type Predicate } from '../store/selectors.ts';
 import type { KubeObject } from '../store/types.ts';
+import type { UserInfo } from './auth/authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { queryFlag, readJsonBody, sendJson, setWarnings } from './http-io.ts';
 import { createObject, deleteObject, present, replaceObject, type DeleteOptions, type Propagation } from './objects.ts';
@@ -20,6 +21,8 @@ export interface RequestParts {
   query: URLSearchParams;
   path: ApiPath;
   rt: ResourceType;
+  /** Who asks (after impersonation); admission sees this user. */
+  user?: UserInfo;
 }
 
 function selectors(query: URLSearchParams): { labels: Predicate; fields: Predicate } {
@@ -132,7 +135,7 @@ const fieldValidationOf = (q: URLSearchParams): { fieldValidation?: string } => 
 export async function handleCreate(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
   const warnings: string[] = [];
-  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined, warnings);
+  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined, warnings, p.user);
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 201, created);
 }
@@ -147,7 +150,7 @@ export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<v
   const body = await readJsonBody(p.req);
   const sub = subresourceOf(p);
   const warnings: string[] = [];
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query), warnings });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }) });
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }
@@ -161,7 +164,7 @@ export async function handlePatch(ctx: ApiContext, p: RequestParts): Promise<voi
     patched.metadata.resourceVersion = current.metadata.resourceVersion;
   }
   const warnings: string[] = [];
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query), warnings });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }) });
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }
@@ -189,13 +192,13 @@ async function deleteOptionsOf(p: RequestParts): Promise<DeleteOptions> {
 
 export async function handleDelete(ctx: ApiContext, p: RequestParts): Promise<void> {
   if (p.path.subresource !== undefined) throw methodNotAllowed(`DELETE is not supported on ${p.rt.plural}/${p.path.subresource}`);
-  const options = await deleteOptionsOf(p);
+  const options = { ...(await deleteOptionsOf(p)), ...(p.user && { user: p.user }) };
   const out = deleteObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', options);
   sendJson(p.res, out.code, out.body);
 }
 
 export async function handleDeleteCollection(ctx: ApiContext, p: RequestParts): Promise<void> {
-  const options = await deleteOptionsOf(p);
+  const options = { ...(await deleteOptionsOf(p)), ...(p.user && { user: p.user }) };
   const { labels, fields } = selectors(p.query);
   const targets = ctx.store.list(p.rt.bucket, p.path.namespace).filter((o) => {
     const shown = present(p.rt, o);

@@ -9,6 +9,8 @@ import { startGarbageCollector } from '../gc/collector.ts';
 import { startNamespaceController } from '../gc/namespaces.ts';
 import { createOwnerIndex } from '../store/owner-index.ts';
 import { createStore, type Store } from '../store/store.ts';
+import { createAdmission } from './admission/chain.ts';
+import { startQuotaStatusController } from './admission/quota-status.ts';
 import type { AuditSink } from './audit-event.ts';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './auth/bootstrap-rbac.ts';
 import { createTokenIssuer, type MintRequest } from './auth/service-account-tokens.ts';
@@ -106,7 +108,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...(options.kubeletClient !== undefined && { kubeletClient: options.kubeletClient }),
     ...(options.audit !== undefined && { audit: options.audit }),
   };
+  ctx.admit = createAdmission(ctx);
   const stopCrds = startCrdController(ctx);
+  const quotaStatus = startQuotaStatusController(ctx);
   const gc = startGarbageCollector(ctx);
   const nsController = startNamespaceController(ctx);
   for (const ns of bootstrapNamespaces) createObject(ctx, registry.lookup('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
@@ -172,6 +176,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       for (const w of [...watches.active]) w.close();
       gc.stop();
       nsController.stop();
+      quotaStatus.stop();
       stopCrds();
       ctx.owners.stop();
       await new Promise<void>((resolve) => {

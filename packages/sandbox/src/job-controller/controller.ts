@@ -154,6 +154,7 @@ export function startJobController(options: JobControllerOptions): JobController
       if (result.ok) events.event(jobRef, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${podName}`);
       else if (result.error.status !== 404) report(`delete pod ${podName}: ${describeError(result.error)}`);
     }
+    let createFailed = false;
     for (let i = 0; i < decision.createPods; i += 1) {
       const pod = buildJobPod(job, random);
       const created = await client.create<Pod>(resources.pods, pod, { namespace });
@@ -162,9 +163,15 @@ export function startJobController(options: JobControllerOptions): JobController
         expected.add(pod.metadata.name ?? '');
         expectedPods.set(uid, expected);
       } else if (created.error.status !== 409) {
+        // kube-controller-manager's pod control: a Warning FailedCreate event with the API server's refusal
+        // (quota, PodSecurity, admission policy), and the Job is retried with backoff; no condition changes.
+        events.event(jobRef, 'Warning', 'FailedCreate', '', `Error creating: ${created.error.message}`);
         report(`create pod for ${key}: ${describeError(created.error)}`);
+        createFailed = true;
+        break;
       }
     }
+    if (createFailed) return { requeue: true };
     const waits: number[] = [];
     if (decision.requeueAfterMs !== undefined) waits.push(decision.requeueAfterMs + 5);
     const ttl = ttlVerdict({ ...job, status: decision.status }, now());

@@ -1,0 +1,13 @@
+// The validating admission plugins in kube-apiserver's order (PodSecurity, ValidatingAdmissionPolicy,
+// ResourceQuota last, so a refused request never consumes quota). Requests from outside (HTTP) pass through it;
+// the server's own writes (garbage collector, namespace cleanup, status upkeep) do not, as loopback writes of
+// kube-controller-manager would be admitted as a privileged user anyway.
+import type { ApiContext } from '../context.ts';
+import type { Admit } from './request.ts';
+import { admitResourceQuota } from './resource-quota.ts';
+
+export function createAdmission(ctx: ApiContext): Admit {
+  return (request) => {
+    admitResourceQuota(ctx, request);
+  };
+}
