@@ -138,7 +138,7 @@ describe('KubeRay\'s submit script (addition D: the entrypoint is wrapped, never
 
 describe('submission options', () => {
   it.each([
-    ['a bad runtimeEnvYAML', { runtimeEnvYAML: 'invalid_yaml_string' }, /^failed to unmarshal RuntimeEnvYAML: invalid_yaml_string: /],
+    ['a bad runtimeEnvYAML', { runtimeEnvYAML: 'invalid_yaml_string' }, /^failed to unmarshal RuntimeEnvYAML: error unmarshaling JSON: .*it may hold secrets\)$/],
     ['metadata with Ray 2.5.0', { metadata: { a: 'b' }, rayClusterSpec: { headGroupSpec: { template: { spec: { containers: [{ name: 'h' }] } } }, rayVersion: '2.5.0' } }, /^the Ray version must be at least 2.6.0 to use the metadata field$/],
     ['metadata with an unparsable Ray version', { metadata: { a: 'b' }, rayClusterSpec: { headGroupSpec: { template: { spec: { containers: [{ name: 'h' }] } } }, rayVersion: 'not-a-version' } }, /^failed to parse Ray version/],
   ])('%s is an error naming the problem', (_n, spec, pattern) => {

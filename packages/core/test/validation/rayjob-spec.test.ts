@@ -26,7 +26,7 @@ const specCases: { name: string; spec: Spec; message: string | undefined }[] = [
     name: 'runtimeEnvYAML that is a bare scalar',
     spec: { runtimeEnvYAML: 'invalid_yaml_string', rayClusterSpec: cluster },
     message:
-      'failed to unmarshal RuntimeEnvYAML: invalid_yaml_string: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}',
+      'failed to unmarshal RuntimeEnvYAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {} (the YAML is not repeated: it may hold secrets)',
   },
   { name: 'runtimeEnvYAML that is a map', spec: { runtimeEnvYAML: 'pip:\n  - requests\nenv_vars:\n  A: "1"\n', rayClusterSpec: cluster }, message: undefined },
   { name: 'backoffLimit -1', spec: { backoffLimit: -1, rayClusterSpec: cluster }, message: `${SPEC}backoffLimit must be a positive integer` },
