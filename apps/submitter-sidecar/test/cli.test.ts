@@ -29,7 +29,7 @@ const config = (argv: string[], env: Record<string, string> = baseEnv): Submitte
 };
 
 describe('usage errors name the flag and the problem', () => {
-  it.each([
+  it.each<{ argv: string[]; env?: Record<string, string>; names: string }>([
     { argv: ['--bogus', '--', 'x'], names: "'--bogus'" },
     { argv: ['--address'], names: "'--address" },
     { argv: ['--no-wait=yes', '--', 'x'], names: "'--no-wait'" },
@@ -64,6 +64,11 @@ describe('usage errors name the flag and the problem', () => {
     { argv: ['--', 'x'], env: { ...baseEnv, RAY_AUTH_TOKEN_PATH: join(dir, 'no-token') }, names: 'RAY_AUTH_TOKEN_PATH' },
     { argv: ['--', 'x'], env: { ...baseEnv, RAYJOB_SUBMITTER_ATTACH_ONLY: 'yes' }, names: 'RAYJOB_SUBMITTER_ATTACH_ONLY: "yes" is neither true nor false' },
     { argv: ['--attach-only=false', '--', 'x'], names: "'--attach-only'" },
+    { argv: ['--attach-only', '--', 'x'], env: { RAY_DASHBOARD_ADDRESS: 'http://127.0.0.1:1' }, names: '--attach-only: needs the submission ID of the job to follow: pass --submission-id ID' },
+    { argv: ['--', 'x'], env: { RAY_DASHBOARD_ADDRESS: 'http://127.0.0.1:1', RAYJOB_SUBMITTER_ATTACH_ONLY: 'true' }, names: 'RAYJOB_SUBMITTER_ATTACH_ONLY: needs the submission ID' },
+    { argv: ['--expected-head-ip', 'head-0.svc', '--', 'x'], names: '--expected-head-ip: "head-0.svc" is not an IP address: pass the head pod\'s IP' },
+    { argv: ['--expected-head-ip', '10.0.0.256', '--', 'x'], names: '--expected-head-ip: "10.0.0.256" is not an IP address' },
+    { argv: ['--', 'x'], env: { ...baseEnv, RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: '10.0.0' }, names: 'RAYJOB_SUBMITTER_EXPECTED_HEAD_IP: "10.0.0" is not an IP address' },
   ])('$names ($argv)', ({ argv, env, names }) => {
     const loaded = load(argv, env ?? baseEnv);
     expect(loaded.kind).toBe('usage-error');
@@ -76,16 +81,17 @@ describe('usage errors name the flag and the problem', () => {
     expect(JSON.stringify(loaded)).not.toMatch(/"message":"[^"]*SECRET-abc123/);
   });
 
-  it('a usage error exits 2 as a process, before any request reaches the dashboard', async () => {
+  it.each<{ argv: string[]; env: Record<string, string>; says: string }>([
+    { argv: ['--metadata-json', '{"a": 1}', '--', 'echo hi'], env: { RAY_JOB_SUBMISSION_ID: 'never' }, says: '--metadata-json: every value must be a string' },
+    { argv: ['--attach-only', '--', 'echo hi'], env: {}, says: '--attach-only: needs the submission ID' },
+    { argv: ['--expected-head-ip', 'not-an-ip', '--', 'echo hi'], env: { RAY_JOB_SUBMISSION_ID: 'never' }, says: '--expected-head-ip: "not-an-ip" is not an IP address' },
+  ])('a usage error ($says) exits 2 as a process, before any request reaches the dashboard', async ({ argv, env, says }) => {
     const emulator = await startRayEmulator({ timing: fastTiming });
     try {
-      const proc = spawnSubmitter(['--metadata-json', '{"a": 1}', '--', 'echo hi'], {
-        RAY_DASHBOARD_ADDRESS: emulator.url,
-        RAY_JOB_SUBMISSION_ID: 'never',
-      });
+      const proc = spawnSubmitter(argv, { RAY_DASHBOARD_ADDRESS: emulator.url, ...env });
       const { code } = await proc.waitForExit();
       expect(code).toBe(2);
-      expect(proc.stderr()).toContain('--metadata-json: every value must be a string');
+      expect(proc.stderr()).toContain(says);
       expect(emulator.requests()).toHaveLength(0);
     } finally {
       await emulator.stop();

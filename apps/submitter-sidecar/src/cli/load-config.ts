@@ -1,6 +1,7 @@
 // argv + environment (+ the files they name) -> a checked SubmitterConfig, or a usage error naming the flag.
 // Nothing here talks to the network: a bad input exits 2 before any request is sent.
 import { accessSync, constants, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { DEFAULT_TERMINATION_LOG, parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
 import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
 import { parse as parseYaml } from 'yaml';
@@ -107,6 +108,19 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     );
   }
 
+  // Attach-only never submits: without a submission ID there is nothing it could follow, and the run would only
+  // end in exit 6 after waiting for the dashboard.
+  const attachOnly = input['attach-only'] || attachOnlyEnv.attachOnly;
+  if (attachOnly && (flagId ?? envId) === undefined) {
+    const source = input['attach-only'] ? '--attach-only' : SubmitterEnv.attachOnly;
+    return fail(`${source}: needs the submission ID of the job to follow: pass --submission-id ID (or set ${SubmitterEnv.submissionId}), or drop ${source} to submit`, rawSecrets);
+  }
+  const expectedHeadIp = input['expected-head-ip'] ?? input.RAYJOB_SUBMITTER_EXPECTED_HEAD_IP?.trim();
+  if (expectedHeadIp !== undefined && isIP(expectedHeadIp) === 0) {
+    const source = input['expected-head-ip'] !== undefined ? '--expected-head-ip' : SubmitterEnv.expectedHeadIp;
+    return fail(`${source}: "${expectedHeadIp}" is not an IP address: pass the head pod's IP (status.podIP, e.g. 10.244.0.12), or leave it out to skip the check`, rawSecrets);
+  }
+
   let token = input.RAY_AUTH_TOKEN;
   if (token === undefined && input.RAY_AUTH_TOKEN_PATH !== undefined) {
     try {
@@ -161,9 +175,9 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       submissionId: flagId ?? envId,
       request,
       noWait: input['no-wait'],
-      attachOnly: input['attach-only'] || attachOnlyEnv.attachOnly,
+      attachOnly,
       // The flag wins over the environment, as for the other pairs.
-      expectedHeadIp: input['expected-head-ip'] ?? input.RAYJOB_SUBMITTER_EXPECTED_HEAD_IP?.trim(),
+      expectedHeadIp,
       token,
       headers,
       tls,

@@ -38,10 +38,12 @@ The submitter's own. A run has three phases; each bound applies to one of them:
   --driver-lost-after DURATION  (phase 3) exit 5 once Ray says RUNNING but the driver's node has been DEAD or
                                 missing this long, checked on its own timer (default 30s)
   --attach-only                 never submit: follow a job Ray already knows, exit 6 if it does not
-                                (or RAYJOB_SUBMITTER_ATTACH_ONLY=true; the operator sets it once it saw the job)
+                                (or RAYJOB_SUBMITTER_ATTACH_ONLY=true; the operator sets it once it saw the job);
+                                needs a submission ID (--submission-id or RAY_JOB_SUBMISSION_ID), else exit 2
   --expected-head-ip IP         before submitting, ask Ray which node is the head; if its IP differs, the head
                                 was replaced since this attempt started: exit 6, nothing submitted (or
-                                RAYJOB_SUBMITTER_EXPECTED_HEAD_IP; the operator records the first head's IP)
+                                RAYJOB_SUBMITTER_EXPECTED_HEAD_IP; the operator records the first head's IP);
+                                an IPv4 or IPv6 address, else exit 2
   Output
   --log-format text|json        json: the submitter's own lines as JSON on stderr (job output stays raw)
   --termination-log PATH        where to write the final word (default: /dev/termination-log, only inside a
