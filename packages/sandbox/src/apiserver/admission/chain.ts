@@ -3,11 +3,13 @@
 // the server's own writes (garbage collector, namespace cleanup, status upkeep) do not, as loopback writes of
 // kube-controller-manager would be admitted as a privileged user anyway.
 import type { ApiContext } from '../context.ts';
+import { admitPodSecurity } from './pod-security.ts';
 import type { Admit } from './request.ts';
 import { admitResourceQuota } from './resource-quota.ts';
 
 export function createAdmission(ctx: ApiContext): Admit {
   return (request) => {
+    admitPodSecurity(ctx, request);
     admitResourceQuota(ctx, request);
   };
 }
