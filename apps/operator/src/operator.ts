@@ -95,6 +95,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   );
   logger.info({ identity, controllers: Object.keys(started), watchNamespaces: config.watchNamespaces, managedBy: config.managedBy, leaderElection: config.enableLeaderElection }, 'Operator started');
   for (const gate of config.gatesWithoutEffect) logger.info({ gate }, 'Feature gate accepted; it has no effect on this operator');
+  for (const notice of config.notices) logger.info({ notice }, 'Configuration notice');
 
   let closed: Promise<void> | undefined;
   const shutdown = (how: () => Promise<void>): Promise<void> => {

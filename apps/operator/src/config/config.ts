@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { checkManagedByFlag, DEFAULT_MANAGED_BY, DEFAULT_SUBMITTER_IMAGE, RAYJOB_OPERATOR_MANAGED_BY, settingsFromEnv, type DecisionSettings } from '@rayjob/core';
 import { z } from 'zod';
-import { parseFeatureGates } from './feature-gates.ts';
+import { parseConfigFile, type KubeRayConfiguration } from './config-file.ts';
+import { decisionGates, KNOWN_GATES, parseFeatureGates, type GateValues } from './feature-gates.ts';
 import { parseGoBool, parseGoFlags, type FlagSpec } from './go-flags.ts';
 
 /** KubeRay's lease name; `--managed-by rayjob.io/operator` uses its own so both operators can run side by side. */
@@ -33,9 +35,35 @@ export const OperatorConfigSchema = z.object({
   enableRayClusterController: z.boolean(),
   /** Feature gates set on the command line that do nothing here (reported at start). */
   gatesWithoutEffect: z.array(z.string()),
+  /** KubeRay's `--batch-scheduler` (volcano for the deprecated `--enable-batch-scheduler`); '' = none. Not acted on. */
+  batchScheduler: z.string(),
 });
 
-export type OperatorConfig = z.infer<typeof OperatorConfigSchema> & { settings: DecisionSettings };
+/** What KubeRay's configuration file adds to the Ray Pods it builds (empty without `--config`). */
+export interface PodDefaults {
+  headSidecarContainers: NonNullable<KubeRayConfiguration['headSidecarContainers']>;
+  workerSidecarContainers: NonNullable<KubeRayConfiguration['workerSidecarContainers']>;
+  defaultContainerEnvs: NonNullable<KubeRayConfiguration['defaultContainerEnvs']>;
+  defaultPodAnnotations: Record<string, string>;
+  defaultPodLabels: Record<string, string>;
+}
+
+export type OperatorConfig = z.infer<typeof OperatorConfigSchema> & {
+  settings: DecisionSettings;
+  /** Every KubeRay feature gate's value. */
+  featureGates: GateValues;
+  podDefaults: PodDefaults;
+  /** Start-up notes: flags ignored because --config was given, unknown fields of the file. */
+  notices: string[];
+};
+
+/** KubeRay's batch scheduler plugin names (`--batch-scheduler`). */
+export const BATCH_SCHEDULERS = ['volcano', 'yunikorn', 'scheduler-plugins', 'kai-scheduler'] as const;
+/** Flags KubeRay takes from the configuration file instead when `--config` is given. */
+const FILE_FLAGS = [
+  'metrics-addr', 'health-probe-bind-address', 'enable-leader-election', 'leader-election-namespace', 'reconcile-concurrency', 'watch-namespace',
+  'log-file-path', 'log-file-encoder', 'log-stdout-encoder', 'enable-batch-scheduler', 'batch-scheduler', 'use-kubernetes-proxy', 'enable-metrics', 'qps', 'burst',
+];
 
 const FLAGS: Record<string, FlagSpec & { help: string }> = {
   'metrics-addr': { kind: 'string', help: 'The address the metric endpoint binds to (default :8080).' },
@@ -53,11 +81,11 @@ const FLAGS: Record<string, FlagSpec & { help: string }> = {
   'log-file-path': { kind: 'string', help: 'Also write logs to this file.' },
   'log-file-encoder': { kind: 'string', help: 'json (default) or console.' },
   'zap-log-level': { kind: 'string', help: 'debug, info (default) or error.' },
-  'feature-gates': { kind: 'string', help: 'Comma-separated Gate=true|false (RayJobDeletionPolicy, SidecarSubmitterRestart, ...).' },
+  'feature-gates': { kind: 'string', help: `Comma-separated Gate=true|false; KubeRay's gates: ${Object.keys(KNOWN_GATES).join(', ')}.` },
   'forced-cluster-upgrade': { kind: 'bool', help: '(Deprecated) no effect.' },
-  'enable-batch-scheduler': { kind: 'bool', help: '(Deprecated) batch schedulers are not supported by this operator.' },
-  'batch-scheduler': { kind: 'string', help: 'Not supported by this operator (must be empty).' },
-  config: { kind: 'string', help: 'Not supported: use flags.' },
+  'enable-batch-scheduler': { kind: 'bool', help: '(Deprecated) as --batch-scheduler=volcano.' },
+  'batch-scheduler': { kind: 'string', help: `${BATCH_SCHEDULERS.join(', ')}: accepted; this operator schedules no PodGroups, and each object it would apply to gets a Warning event.` },
+  config: { kind: 'string', help: "KubeRay's configuration file (config.ray.io/v1alpha1 Configuration); its settings replace the flags KubeRay takes from it." },
   kubeconfig: { kind: 'string', help: 'Path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config).' },
   'submitter-image': { kind: 'string', help: `Image of the submitter when a RayJob gives no submitter template (default ${DEFAULT_SUBMITTER_IMAGE}).` },
   'managed-by': {
@@ -74,13 +102,39 @@ export function usage(): string {
 
 export type ConfigResult = { ok: true; config: OperatorConfig } | { ok: false; message: string } | { ok: 'help' };
 
+/** Reads the `--config` file (injected so tests need no files). */
+export type ReadConfigFile = (path: string) => string;
+
 /** Flags and environment -> the operator's configuration, or a message naming the bad flag and the fix. */
-export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): ConfigResult {
+export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>, readFile: ReadConfigFile = (p) => readFileSync(p, 'utf8')): ConfigResult {
   const parsed = parseGoFlags(argv, FLAGS);
   if (!parsed.ok) return parsed;
   if (parsed.rest.length > 0) return { ok: false, message: `unexpected argument ${JSON.stringify(parsed.rest[0])}: every setting is a --flag` };
   const v = parsed.values;
   if (v.has('help')) return { ok: 'help' };
+  const problems: string[] = [];
+  const notices: string[] = [];
+
+  // KubeRay: with --config, the file replaces the flags it covers (those flags are ignored, said once at start).
+  let file: KubeRayConfiguration | undefined;
+  const configPath = v.get('config') ?? '';
+  if (configPath !== '') {
+    let text: string | undefined;
+    try {
+      text = readFile(configPath);
+    } catch (e) {
+      problems.push(`--config ${configPath}: cannot read: ${(e as Error).message}`);
+    }
+    const loaded = text === undefined ? undefined : parseConfigFile(configPath, text);
+    if (loaded && !loaded.ok) problems.push(loaded.message);
+    if (loaded?.ok) {
+      file = loaded.value;
+      if (loaded.unknownFields.length > 0) notices.push(`--config ${configPath}: fields not known to this operator, ignored: ${loaded.unknownFields.join(', ')}`);
+      const ignored = FILE_FLAGS.filter((f) => v.has(f));
+      if (ignored.length > 0) notices.push(`--config given: flags ignored as KubeRay ignores them (set them in the file): ${ignored.map((f) => `--${f}`).join(', ')}`);
+      for (const f of FILE_FLAGS) v.delete(f);
+    }
+  }
 
   const bool = (name: string, fallback: boolean): boolean | string => {
     const raw = v.get(name);
@@ -93,43 +147,42 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     const n = Number(raw);
     return raw.trim() !== '' && Number.isFinite(n) ? n : `--${name}: ${JSON.stringify(raw)} is not a number`;
   };
-  const problems: string[] = [];
   const take = <T>(x: T | string): T => {
     if (typeof x === 'string') problems.push(x);
     return x as T;
   };
 
-  if (v.get('config')) problems.push('--config: the structured config file is not supported; pass the same settings as flags');
-  if (v.get('batch-scheduler') || bool('enable-batch-scheduler', false) === true) {
-    problems.push('--batch-scheduler / --enable-batch-scheduler: batch schedulers are not supported by this operator; remove the flag (or use Kueue, which needs none)');
-  }
   const gates = parseFeatureGates(v.get('feature-gates') ?? '');
   if (!gates.ok) problems.push(gates.message);
+  const gateValues = gates.ok ? gates.value.values : parseFeatureGatesDefaults();
+  const batch = batchSchedulerOf(file?.batchScheduler ?? v.get('batch-scheduler') ?? '', file?.enableBatchScheduler ?? take<boolean>(bool('enable-batch-scheduler', false)), gateValues.KubernetesWAS);
+  if (!batch.ok) problems.push(batch.message);
   const managedBy = checkManagedByFlag(v.get('managed-by') ?? DEFAULT_MANAGED_BY);
   if (!managedBy.ok) problems.push(managedBy.message);
   const managedByValue = managedBy.ok ? managedBy.value : DEFAULT_MANAGED_BY;
 
   const raw = {
-    metricsAddr: v.get('metrics-addr') ?? ':8080',
-    probeAddr: v.get('health-probe-bind-address') ?? ':8082',
-    enableLeaderElection: take<boolean>(bool('enable-leader-election', true)),
-    leaderElectionNamespace: v.get('leader-election-namespace') ?? '',
+    metricsAddr: file?.metricsAddr || (v.get('metrics-addr') ?? ':8080'),
+    probeAddr: file?.probeAddr || (v.get('health-probe-bind-address') ?? ':8082'),
+    enableLeaderElection: file?.enableLeaderElection ?? take<boolean>(bool('enable-leader-election', true)),
+    leaderElectionNamespace: file?.leaderElectionNamespace ?? v.get('leader-election-namespace') ?? '',
     leaderElectionId: v.get('leader-election-id') ?? (managedByValue === RAYJOB_OPERATOR_MANAGED_BY ? SIDE_BY_SIDE_LEADER_ELECTION_ID : KUBERAY_LEADER_ELECTION_ID),
-    reconcileConcurrency: take<number>(num('reconcile-concurrency', 1)),
-    watchNamespaces: (v.get('watch-namespace') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    useKubernetesProxy: take<boolean>(bool('use-kubernetes-proxy', false)),
-    enableMetrics: take<boolean>(bool('enable-metrics', false)),
-    qps: take<number>(num('qps', 100)),
-    burst: take<number>(num('burst', 200)),
-    logStdoutEncoder: v.get('log-stdout-encoder') ?? 'json',
-    logFilePath: v.get('log-file-path') ?? '',
-    logFileEncoder: v.get('log-file-encoder') ?? 'json',
+    reconcileConcurrency: file?.reconcileConcurrency || take<number>(num('reconcile-concurrency', 1)),
+    watchNamespaces: (file?.watchNamespace ?? v.get('watch-namespace') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    useKubernetesProxy: file?.useKubernetesProxy ?? take<boolean>(bool('use-kubernetes-proxy', false)),
+    enableMetrics: file?.enableMetrics ?? take<boolean>(bool('enable-metrics', false)),
+    qps: file?.qps ?? take<number>(num('qps', 100)),
+    burst: file?.burst ?? take<number>(num('burst', 200)),
+    logStdoutEncoder: file?.logStdoutEncoder || (v.get('log-stdout-encoder') ?? 'json'),
+    logFilePath: file?.logFile ?? v.get('log-file-path') ?? '',
+    logFileEncoder: file?.logFileEncoder || (v.get('log-file-encoder') ?? 'json'),
     logLevel: v.get('zap-log-level') ?? 'info',
     kubeconfig: v.get('kubeconfig') ?? env.KUBECONFIG ?? '',
     submitterImage: v.get('submitter-image') ?? DEFAULT_SUBMITTER_IMAGE,
     managedBy: managedByValue,
     enableRayClusterController: take<boolean>(bool('enable-raycluster-controller', true)),
     gatesWithoutEffect: gates.ok ? gates.value.withoutEffect : [],
+    batchScheduler: batch.ok ? batch.value : '',
   };
   take(bool('forced-cluster-upgrade', false));
   if (problems.length > 0) return { ok: false, message: problems.join('\n') };
@@ -140,16 +193,44 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
       reconcileConcurrency: 'reconcile-concurrency', qps: 'qps', burst: 'burst', logStdoutEncoder: 'log-stdout-encoder',
       logFileEncoder: 'log-file-encoder', logLevel: 'zap-log-level', submitterImage: 'submitter-image',
     };
+    const where = (key: string) => (file && !['leaderElectionId', 'logLevel', 'submitterImage'].includes(key) ? `--config ${configPath}: ${key}` : `--${flagOf[key] ?? key}`);
     return {
       ok: false,
-      message: checked.error.issues.map((i) => `--${flagOf[String(i.path[0])] ?? String(i.path[0])}: ${i.message} (got ${JSON.stringify(raw[i.path[0] as keyof typeof raw])})`).join('\n'),
+      message: checked.error.issues.map((i) => `${where(String(i.path[0]))}: ${i.message} (got ${JSON.stringify(raw[i.path[0] as keyof typeof raw])})`).join('\n'),
     };
   }
+  const fromEnv = settingsFromEnv(env);
   const settings: DecisionSettings = {
-    ...settingsFromEnv(env),
+    ...fromEnv,
+    // KubeRay reads DELETE_RAYJOB_CR_AFTER_JOB_FINISHES from the file when one is given, else from the env.
+    ...(file && { deleteRayJobAfterJobFinishes: file.deleteRayJobAfterJobFinishes ?? false }),
     submitterImage: checked.data.submitterImage,
     managedBy: checked.data.managedBy,
-    featureGates: gates.ok ? gates.value.gates : settingsFromEnv(env).featureGates,
+    featureGates: decisionGates(gateValues),
   };
-  return { ok: true, config: { ...checked.data, settings } };
+  const podDefaults: PodDefaults = {
+    headSidecarContainers: file?.headSidecarContainers ?? [],
+    workerSidecarContainers: file?.workerSidecarContainers ?? [],
+    defaultContainerEnvs: file?.defaultContainerEnvs ?? [],
+    defaultPodAnnotations: file?.defaultPodAnnotations ?? {},
+    defaultPodLabels: file?.defaultPodLabels ?? {},
+  };
+  return { ok: true, config: { ...checked.data, settings, featureGates: gateValues, podDefaults, notices } };
+}
+
+const parseFeatureGatesDefaults = (): GateValues => {
+  const parsed = parseFeatureGates('');
+  if (!parsed.ok) throw new Error('the default feature gates must parse');
+  return parsed.value.values;
+};
+
+/** KubeRay's ValidateBatchSchedulerConfig: one of the two flags, a known plugin, not with KubernetesWAS. */
+function batchSchedulerOf(name: string, enabled: boolean, kubernetesWAS: boolean): { ok: true; value: string } | { ok: false; message: string } {
+  if (kubernetesWAS && (enabled || name !== '')) return { ok: false, message: '--feature-gates: the KubernetesWAS feature gate cannot be combined with --batch-scheduler or --enable-batch-scheduler' };
+  if (enabled && name !== '') return { ok: false, message: '--batch-scheduler / --enable-batch-scheduler: both are set; use --batch-scheduler only (--enable-batch-scheduler is deprecated)' };
+  if (enabled) return { ok: true, value: 'volcano' };
+  if (name !== '' && !(BATCH_SCHEDULERS as readonly string[]).includes(name)) {
+    return { ok: false, message: `--batch-scheduler: scheduler is not supported, name=${name} (one of ${BATCH_SCHEDULERS.join(', ')})` };
+  }
+  return { ok: true, value: name };
 }

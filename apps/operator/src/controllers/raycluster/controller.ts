@@ -12,6 +12,7 @@ import {
 import { createExpectations, ownerKeys, resources, silentLogger, type KubeClient, type KubeObject, type Logger, type Manager } from '@rayjob/kube-runtime';
 import { Registry } from 'prom-client';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
+import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON, type FeatureContext } from '../ignored-features.ts';
 import { createEventRecorder } from './events.ts';
 import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';
 import { reconcileRayCluster, type ClusterCaches } from './reconcile.ts';
@@ -37,6 +38,8 @@ export interface RayClusterControllerOptions {
   now?: () => Date;
   /** kuberay_cluster_* go to the manager's registry (served on --metrics-addr). */
   enableMetrics?: boolean;
+  /** Operator settings that make KubeRay act on every cluster (a batch scheduler): warned about per cluster. */
+  features?: FeatureContext;
 }
 
 export interface RayClusterControllerHandle {
@@ -83,6 +86,7 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
   const expectations = createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: settings.expectationsTimeoutSeconds * 1000, deleteTtlMs: Infinity });
   for (const informer of pods) expectations.watch('Pod', informer);
   const events = createEventRecorder(client, log, now);
+  const warned = createWarnedOnce();
   const deps = {
     client,
     caches,
@@ -95,6 +99,13 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     now,
     randomBytes: (size: number) => new Uint8Array(randomBytes(size)),
     idleRequeueMs: parseIdleRequeueSeconds(options.idleRequeueSeconds) * 1000,
+    warnIgnoredFeatures: (cluster: RayCluster) => {
+      const features = ignoredFeatures(cluster.spec, cluster.metadata, options.features ?? { batchScheduler: '', kubernetesWAS: false });
+      const uid = cluster.metadata.uid ?? `${cluster.metadata.namespace}/${cluster.metadata.name}`;
+      if (features.length === 0 || !warned.first(uid, features)) return;
+      const regarding = { namespace: cluster.metadata.namespace ?? '', name: cluster.metadata.name ?? '', uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion };
+      events.record(regarding, { type: 'Warning', reason: UNSUPPORTED_FEATURE_REASON, action: 'Validate', note: ignoredFeaturesNote('RayCluster', features) });
+    },
   };
   const controller = options.manager.addController({
     name: 'raycluster',
@@ -111,7 +122,10 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
       update: (old, o) => {
         if (old.metadata.generation !== o.metadata.generation || changed(old, o, 'labels') || changed(old, o, 'annotations')) controller.enqueue(keyOf(o));
       },
-      delete: (o) => controller.enqueue(keyOf(o)),
+      delete: (o) => {
+        if (o.metadata.uid) warned.forget(o.metadata.uid);
+        controller.enqueue(keyOf(o));
+      },
     });
   }
   const toCluster = ownerKeys('RayCluster', 'ray.io');

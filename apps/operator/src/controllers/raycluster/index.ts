@@ -1,4 +1,5 @@
 import { rayClusterSettingsFromEnv } from '@rayjob/core';
+import { rayClusterGates } from '../../config/feature-gates.ts';
 import type { ControllerRegistration } from '../types.ts';
 import { setupRayClusterController } from './controller.ts';
 
@@ -21,13 +22,14 @@ export function rayClusterController(env: Record<string, string | undefined> = p
         client: ctx.client,
         manager: ctx.manager,
         informers: ctx.informers,
-        settings: rayClusterSettingsFromEnv(env),
+        settings: { ...rayClusterSettingsFromEnv(env), featureGates: rayClusterGates(ctx.config.featureGates), podDefaults: ctx.config.podDefaults },
         validation: { featureGates: ctx.config.settings.featureGates },
         managedBy: ctx.config.managedBy,
         concurrency: ctx.config.reconcileConcurrency,
         logger: ctx.logger,
         idleRequeueSeconds: env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV,
         enableMetrics: ctx.config.enableMetrics,
+        features: { batchScheduler: ctx.config.batchScheduler, kubernetesWAS: ctx.config.featureGates.KubernetesWAS },
       });
     },
   };

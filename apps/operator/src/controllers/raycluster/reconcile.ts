@@ -54,6 +54,8 @@ export interface ReconcileDeps {
   randomBytes: (size: number) => Uint8Array;
   /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV (300 s). */
   idleRequeueMs: number;
+  /** Called with each valid cluster of ours: warns once about features this operator ignores. */
+  warnIgnoredFeatures?: (cluster: RayCluster) => void;
 }
 
 export async function reconcileRayCluster(namespace: string, name: string, deps: ReconcileDeps, log: Logger): Promise<ReconcileResult> {
@@ -79,6 +81,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     deps.record({ namespace, name, uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion }, invalid);
     return undefined; // KubeRay: no status write, no requeue until the object changes
   }
+  deps.warnIgnoredFeatures?.(cluster);
   if (cluster.metadata.deletionTimestamp) {
     log.info('RayCluster is being deleted, just ignore');
     return undefined;

@@ -1,5 +1,6 @@
-import type { K8sJob, Pod, RayCluster, RayJob, Service } from '@rayjob/core';
+import { DEFAULT_MANAGED_BY, validateRayJob, type K8sJob, type Pod, type RayCluster, type RayJob, type Service } from '@rayjob/core';
 import { createExpectations, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
+import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
@@ -55,10 +56,22 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const nodeTables = createNodeTables();
   const log = ctx.logger.child({ controller: 'rayjob' });
 
+  // One Warning per valid RayJob of ours that uses features this operator ignores (leader only: inside reconcile).
+  const warned = createWarnedOnce();
+  const features = { batchScheduler: config.batchScheduler, kubernetesWAS: config.featureGates.KubernetesWAS };
+  const warnIgnoredFeatures = (rayJob: (RayJob & KubeObject) | undefined) => {
+    if (!rayJob || (rayJob.spec?.managedBy ?? DEFAULT_MANAGED_BY) !== config.managedBy) return;
+    const found = ignoredFeatures(rayJob.spec?.rayClusterSpec, rayJob.metadata, features);
+    if (found.length === 0 || !validateRayJob(rayJob, { featureGates: config.settings.featureGates }).ok) return;
+    if (!warned.first(rayJob.metadata.uid ?? objectKey(rayJob), found)) return;
+    void writer.recordEvent(rayJob, { type: 'Warning', reason: UNSUPPORTED_FEATURE_REASON, action: 'Validate', note: ignoredFeaturesNote('RayJob', found) });
+  };
+
   const controller = ctx.manager.addController({
     name: 'rayjob',
     concurrency: config.reconcileConcurrency,
     reconcile: async (request, rctx) => {
+      warnIgnoredFeatures(view.rayJob(request.namespace ?? 'default', request.name));
       const result = await reconciler.reconcile(request.namespace ?? 'default', request.name);
       if (rctx.signal.aborted) return;
       switch (result.kind) {
@@ -94,7 +107,10 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   // RayJobs using a cluster, owned or selected: a cluster's, its head Service's or head pod's change reaches them.
   const usersOf = (namespace: string | undefined, clusterName: string | undefined): string[] =>
     clusterName ? rayJobs.flatMap((i) => i.cache.byIndex(CLUSTER_INDEX, `${namespace}/${clusterName}`)).map((j) => objectKey(j)) : [];
-  for (const i of rayJobs) controller.watch(i);
+  for (const i of rayJobs) {
+    controller.watch(i);
+    i.addHandlers({ delete: (j) => j.metadata.uid && warned.forget(j.metadata.uid) });
+  }
   for (const i of clusters) controller.watch(i, (c) => [...ownerKeys('RayJob', 'ray.io')(c), ...usersOf(c.metadata.namespace, c.metadata.name)]);
   for (const i of jobs) controller.watch(i, ownerKeys('RayJob', 'ray.io'));
   for (const i of services) controller.watch(i, (s) => [...ownerKeys('RayJob', 'ray.io')(s), ...usersOf(s.metadata.namespace, s.metadata.labels?.['ray.io/cluster'])]);

@@ -171,6 +171,9 @@ function buildPod(cluster: RayCluster, template: PodTemplateSpec, group: GroupIn
     ray.command = rayContainerCommand(settings.enableLoginShell);
     ray.args = [userCommand ? `${userCommand} && ${generated}` : generated];
   }
+  // KubeRay's configuration file: default env vars first, each only where the Ray container lacks it.
+  const defaultEnv = (settings.podDefaults?.defaultContainerEnvs ?? []).filter((d) => !(ray.env ?? []).some((e) => e.name === d.name));
+  if (defaultEnv.length > 0) ray.env = [...(ray.env ?? []), ...defaultEnv];
   const creator = creatorKind(cluster);
   ray = withRayContainerEnv(ray, { nodeType: group.nodeType, fqdn, headPort: port, startCommand, creator, kuberayVersion: settings.kuberayVersion });
   if (settings.enableProbesInjection) ray = withDefaultProbes(ray, group.nodeType, params, cluster.spec.rayVersion, creator);
@@ -187,6 +190,23 @@ function buildPod(cluster: RayCluster, template: PodTemplateSpec, group: GroupIn
       ...(initContainers ? { initContainers } : {}),
       ...(volumes.length ? { volumes } : {}),
     },
+  };
+}
+
+/** KubeRay's configuration file on a group template: sidecars appended, labels and annotations only where absent. */
+function withPodDefaults(template: PodTemplateSpec, nodeType: RayNodeType, settings: RayClusterSettings): PodTemplateSpec {
+  const defaults = settings.podDefaults;
+  if (!defaults) return template;
+  const sidecars = nodeType === 'head' ? defaults.headSidecarContainers : defaults.workerSidecarContainers;
+  const metadata = template.metadata ?? {};
+  return {
+    ...template,
+    metadata: {
+      ...metadata,
+      labels: { ...defaults.defaultPodLabels, ...(metadata.labels ?? {}) },
+      annotations: { ...defaults.defaultPodAnnotations, ...(metadata.annotations ?? {}) },
+    },
+    spec: { ...(template.spec ?? {}), containers: [...(template.spec?.containers ?? []), ...structuredClone(sidecars)] },
   };
 }
 
@@ -217,7 +237,7 @@ export function buildHeadPod(cluster: RayCluster, settings: RayClusterSettings, 
     resources: head.resources,
     labels: head.labels,
   };
-  const template = groupTemplate(cluster, group, settings, fqdn);
+  const template = withPodDefaults(groupTemplate(cluster, group, settings, fqdn), 'head', settings);
   const prefix = podNamePrefix(cluster.metadata.name ?? '', 'head', !settings.deterministicHeadPodName);
   const metadata = template.metadata as Record<string, unknown>;
   delete metadata.name;
@@ -249,7 +269,7 @@ export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, set
     resources: worker.resources,
     labels: worker.labels,
   };
-  const template = groupTemplate(cluster, group, settings, fqdn);
+  const template = withPodDefaults(groupTemplate(cluster, group, settings, fqdn), 'worker', settings);
   const metadata = template.metadata as Record<string, unknown> & { labels: Record<string, string> };
   delete metadata.name;
   metadata.generateName = podNamePrefix(`${cluster.metadata.name ?? ''}-${worker.groupName}`, 'worker', true);

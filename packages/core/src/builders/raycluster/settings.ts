@@ -1,3 +1,5 @@
+import type { Container, EnvVar } from '../../schema/index.ts';
+
 /**
  * The operator switches that change how KubeRay builds a RayCluster's Pods and Services and how it reconciles
  * them. KubeRay reads them from environment variables and feature gates at use time; here they are input, so the
@@ -13,6 +15,18 @@ export interface RayClusterFeatureGates {
    * numOfHosts > 1 are reconciled as atomic replicas of numOfHosts Pods.
    */
   rayMultiHostIndexing: boolean;
+}
+
+/**
+ * What KubeRay's operator configuration file (`--config`) adds to every Ray Pod: sidecars appended to the head's or
+ * workers' containers, env vars the Ray container lacks, labels and annotations the template lacks (the CR wins).
+ */
+export interface RayPodDefaults {
+  headSidecarContainers: Container[];
+  workerSidecarContainers: Container[];
+  defaultContainerEnvs: EnvVar[];
+  defaultPodAnnotations: Record<string, string>;
+  defaultPodLabels: Record<string, string>;
 }
 
 export interface RayClusterSettings {
@@ -35,6 +49,8 @@ export interface RayClusterSettings {
   /** How long a recorded Pod creation may stay unseen in the cache before the group is reconciled again (30 s). */
   expectationsTimeoutSeconds: number;
   featureGates: RayClusterFeatureGates;
+  /** KubeRay's configuration-file Pod defaults; none when absent. */
+  podDefaults?: RayPodDefaults;
 }
 
 export const defaultRayClusterSettings: RayClusterSettings = {
