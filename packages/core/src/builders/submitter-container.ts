@@ -15,6 +15,21 @@ export const SUBMITTER_RESOURCES = {
   requests: { cpu: '500m', memory: '200Mi' },
 };
 
+/**
+ * Our submitter needs no privilege: it talks HTTP to the dashboard and writes its termination message. The
+ * settings are Pod Security's `restricted` level (a namespace labelled pod-security.kubernetes.io/enforce=restricted
+ * would otherwise refuse every submitter pod and the RayJob would stall), and the uid is the image's own USER
+ * (65532, "nonroot"), pinned so the kubelet can check runAsNonRoot whatever image --submitter-image names.
+ */
+export const SUBMITTER_SECURITY_CONTEXT = {
+  runAsNonRoot: true,
+  runAsUser: 65532,
+  runAsGroup: 65532,
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+
 export interface SubmitterEnvInput {
   /** `http://...` address of the dashboard. */
   address: string;
@@ -68,6 +83,7 @@ export function ourSubmitterContainer(image: string, options: SubmissionOptions,
     args: submitterArgs(options, env.attachOnly ?? false),
     env: submitterEnv(undefined, env),
     resources: structuredClone(SUBMITTER_RESOURCES),
+    securityContext: structuredClone(SUBMITTER_SECURITY_CONTEXT),
     // The termination message is the submitter's final word (addition A); FallbackToLogsOnError keeps a crash
     // readable too.
     terminationMessagePolicy: 'FallbackToLogsOnError',
