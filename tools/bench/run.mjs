@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const benches = [
   ['core: decision throughput', 'packages/core/bench/decide.bench.ts', []],
-  ['core: issue 8 invariants over >= 100,000 generated decisions', 'packages/core/bench/decision-sequences.bench.ts', []],
+  ['core: issue 8 and 20 invariants over >= 100,000 generated decisions', 'packages/core/bench/decision-sequences.bench.ts', []],
   ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.ts', ['--expose-gc']],
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
   ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],

@@ -25,9 +25,14 @@ export interface SubmitterState {
   headPodMissing: boolean;
   /** SidecarMode: more than one head pod (KubeRay returns an error and retries). */
   multipleHeads: boolean;
+  /**
+   * The submitter is on its way out and can report nothing new: K8sJobMode, its Job is being deleted;
+   * SidecarMode, the head pod it lives in is terminating.
+   */
+  terminating: boolean;
 }
 
-const none: SubmitterState = { exists: false, missing: false, headPodMissing: false, multipleHeads: false };
+const none: SubmitterState = { exists: false, missing: false, headPodMissing: false, multipleHeads: false, terminating: false };
 
 export function observeSubmitter(ctx: Context): SubmitterState {
   const jobId = ctx.status.jobId ?? '';
@@ -48,6 +53,7 @@ export function fromK8sJob(job: K8sJob | undefined, pods: Pod[], jobId: string):
   return {
     ...none,
     exists: true,
+    terminating: job.metadata.deletionTimestamp !== undefined,
     failure: failed ? { message: messages.submitterJobFailed(failed.reason ?? '', failed.message ?? '') } : undefined,
     finishedAt: parseKubeTime(finished?.lastTransitionTime) ?? succeededAt(pods),
     terminationMessage: latestTerminationMessage(pods.map((p) => firstContainerStatus(p)), jobId),
@@ -57,7 +63,8 @@ export function fromK8sJob(job: K8sJob | undefined, pods: Pod[], jobId: string):
 export function fromHeadPods(headPods: Pod[], jobId: string, restartGate: boolean, restartLimit: number): SubmitterState {
   if (headPods.length === 0) return { ...none, exists: true, headPodMissing: true };
   if (headPods.length > 1) return { ...none, exists: true, multipleHeads: true };
-  const cs = headPods[0]?.status?.containerStatuses?.find((c) => c.name === SUBMITTER_CONTAINER_NAME);
+  const head = headPods[0];
+  const cs = head?.status?.containerStatuses?.find((c) => c.name === SUBMITTER_CONTAINER_NAME);
   const terminated = cs?.state?.terminated;
   let failure: SubmitterState['failure'];
   if (!restartGate) {
@@ -70,6 +77,7 @@ export function fromHeadPods(headPods: Pod[], jobId: string, restartGate: boolea
   return {
     ...none,
     exists: true,
+    terminating: head?.metadata?.deletionTimestamp !== undefined,
     failure,
     finishedAt: parseKubeTime(terminated?.finishedAt),
     terminationMessage: latestTerminationMessage([cs], jobId),

@@ -11,21 +11,22 @@ import { found, healthyCluster, inState, makeInput, submitterJob } from './fixtu
 const names = RUNNING_RULES.map((r) => r.name);
 
 describe('Running\'s rule table', () => {
-  it('runs in the order of addition E: suspend; rule 1\'s timers; rule 2; the head\'s evidence and fate; rule 3 and H; rules 4, F, 5', () => {
+  it('runs in the order of evidence (issue 20) and addition E: suspend; the recorded result; rule 1\'s timers; rule 2; the head\'s fate; rule 3 and H; rules 4, F, 5', () => {
     expect(names).toEqual([
       'suspend',
+      'recordedTerminalStands',
       'activeDeadline', 'transitionGracePeriod', 'statusCheckTimeout',
       'submitterFailedBeforeRunning',
-      'recordedTerminalStands', 'clusterDeleted', 'headPodMissing', 'multipleHeadPods',
+      'clusterDeleted', 'headPodMissing', 'multipleHeadPods',
       'notFoundAfterSubmitter', 'headLost', 'notFoundBeforeSeen', 'dashboardUnreachable', 'notQueried',
       'resubmitted', 'submitterFinishedTimeout', 'driverLost', 'terminalMapping', 'live',
     ]);
   });
 
-  it('judges every rule 1 timer before any other rule but suspend', () => {
+  it('judges every rule 1 timer before any other rule but suspend and the recorded result the timers cannot contradict', () => {
     const timers = ['activeDeadline', 'transitionGracePeriod', 'statusCheckTimeout'];
     const lastTimer = Math.max(...timers.map((t) => names.indexOf(t)));
-    expect(names.slice(0, lastTimer + 1)).toEqual(['suspend', ...timers]);
+    expect(names.slice(0, lastTimer + 1)).toEqual(['suspend', 'recordedTerminalStands', ...timers]);
   });
 
   it('names every rule once and says where it comes from', () => {

@@ -27,16 +27,20 @@ export interface RunningObservation {
   fresh: DashboardJobInfo | undefined;
   driverNode: DriverNodeObservation;
   submitter: SubmitterState;
-  /** The submitter has nothing left to do (finished, deleted, or there is none). */
+  /**
+   * The submitter can report nothing new: there is none, it finished, its Job is gone or being deleted, or what
+   * it reports from is gone (SidecarMode: the head pod it lives in is missing or terminating; any mode: the
+   * RayCluster is deleted or being deleted). #1919's wait for its last logs is then over.
+   */
   submitterDone: boolean;
   /** The last Ray status of this job: fresh, else the CR's copy, else memory (a status write may have been lost). */
   seen: { status: JobStatus } | undefined;
   /** The CR's copy of Ray's status (may lag: rule 2 reads the fresh one first). */
   recordedJobStatus: JobStatus;
   /**
-   * A terminal status that survives the head, used only when the dashboard did not answer with the job: our
-   * submitter's termination message for this submission ID (addition A), else the status the CR recorded from
-   * an earlier answer of Ray's.
+   * A terminal status that survives the head, used only when the dashboard did not answer with the job (a fresh
+   * answer beats both): the status the CR recorded from an earlier answer of Ray's, else our submitter's
+   * termination message for this submission ID (addition A).
    */
   recordedTerminal: { status: TerminalStatus; endTime: Date | undefined; source: 'termination-message' | 'status' } | undefined;
   /** When the Ray job ended, by the best evidence at hand (fresh answer, else the recorded terminal status). */
@@ -82,7 +86,7 @@ export function observeRunning(ctx: Context): RunningObservation {
     fresh,
     driverNode: input.driverNode,
     submitter,
-    submitterDone: !submitter.exists || submitter.missing || submitter.finishedAt !== undefined,
+    submitterDone: submitterDone(ctx, submitter),
     seen: seenStatus ? { status: seenStatus } : undefined,
     recordedJobStatus,
     recordedTerminal,
@@ -96,16 +100,29 @@ export function observeRunning(ctx: Context): RunningObservation {
   };
 }
 
+/**
+ * Evidence that survives the head, in precedence: Ray's own terminal answer as the CR recorded it, then our
+ * submitter's termination message (the submitter's record of what Ray said). The message may still date the end
+ * of a recorded status that has no end time of its own.
+ */
 function terminalEvidence(ctx: Context, submitter: SubmitterState): RunningObservation['recordedTerminal'] {
   const message = submitter.finishedAt ? submitter.terminationMessage : undefined;
-  if (message && isTerminalRayJobStatus(message.lastStatus)) {
-    // The job ended no later than the submitter did, if the submitter did not record Ray's end time.
-    const endTime = message.endTime ? new Date(message.endTime) : submitter.finishedAt;
-    return { status: message.lastStatus, endTime, source: 'termination-message' };
-  }
+  // The job ended no later than the submitter did, if the submitter did not record Ray's end time.
+  const messageEnd = message?.endTime ? new Date(message.endTime) : submitter.finishedAt;
   const recorded = ctx.status.jobStatus;
-  if (isTerminalRayJobStatus(recorded)) return { status: recorded, endTime: parseKubeTime(ctx.status.rayJobInfo?.endTime), source: 'status' };
+  if (isTerminalRayJobStatus(recorded)) {
+    const endTime = parseKubeTime(ctx.status.rayJobInfo?.endTime) ?? (message?.lastStatus === recorded ? messageEnd : undefined);
+    return { status: recorded, endTime, source: 'status' };
+  }
+  if (message && isTerminalRayJobStatus(message.lastStatus)) return { status: message.lastStatus, endTime: messageEnd, source: 'termination-message' };
   return undefined;
+}
+
+function submitterDone(ctx: Context, submitter: SubmitterState): boolean {
+  const cluster = ctx.input.cluster;
+  const clusterGone = !cluster || cluster.metadata.deletionTimestamp !== undefined;
+  if (!submitter.exists || submitter.missing || submitter.finishedAt !== undefined || submitter.terminating) return true;
+  return submitter.headPodMissing || clusterGone;
 }
 
 /** A failed check starts (or continues) the status-check timer; any answer from the dashboard clears it. */

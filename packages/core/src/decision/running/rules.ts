@@ -39,18 +39,22 @@ export interface RunningRule {
 }
 
 /**
- * Running, one rule after the other; the first that gives a verdict decides (addition E's order).
- * Suspend; then rule 1's timers, judged on what was observed; then rule 2 on the fresh status; then the head's
- * evidence and fate (A, the cluster, rule 6) before the dashboard's answer is read (rule 3, H); then the
- * answer itself (rules 4, F, 5).
+ * Running, one rule after the other; the first that gives a verdict decides. The order is the order of evidence
+ * (issue 20, docs/compatibility.md "Which evidence beats which"): a fresh answer from Ray beats a terminal status
+ * the RayJob recorded from an earlier answer, which beats our submitter's termination message, and the timers
+ * decide only what that evidence leaves open. The fresh answer needs no rule of its own here: when Ray answered,
+ * nothing recorded is consulted (`observeRunning`). So: suspend (the user's request, KubeRay); the recorded
+ * result (addition A), which stands through every later loss; rule 1's timers, judged on the evidence's end time
+ * (addition E); rule 2 on the fresh status; the head's fate (the cluster, rule 6) before the dashboard's answer
+ * is read (rule 3, H); then the answer itself (rules 4, F, 5).
  */
 export const RUNNING_RULES: readonly RunningRule[] = [
   { name: 'suspend', source: 'KubeRay: suspend first', judge: (o) => (o.suspendRequested ? { to: 'Suspending', note: 'Suspend requested: transition to Suspending.' } : NEXT) },
+  { name: 'recordedTerminalStands', source: 'addition A, issue 20', judge: recordedTerminalStands },
   { name: 'activeDeadline', source: 'rule 1, addition E', judge: activeDeadline },
   { name: 'transitionGracePeriod', source: 'rule 1', judge: transitionGracePeriod },
   { name: 'statusCheckTimeout', source: 'rule 1, C13', judge: statusCheckTimeout },
   { name: 'submitterFailedBeforeRunning', source: 'rule 2', judge: submitterFailedBeforeRunning },
-  { name: 'recordedTerminalStands', source: 'addition A', judge: recordedTerminalStands },
   { name: 'clusterDeleted', source: 'ours (compatibility.md #10)', judge: (o) => (!o.clusterExists && !o.clusterSelectorMode ? { to: 'Failed', reason: 'AppFailed', message: messages.clusterDeleted(o.namespace, o.clusterName), jobStatus: lostJobStatus(o) } : NEXT) },
   { name: 'headPodMissing', source: 'rule 6', judge: (o) => (o.submitter.headPodMissing ? { to: 'Failed', reason: 'AppFailed', message: messages.headPodNotFound, jobStatus: lostJobStatus(o) } : NEXT) },
   { name: 'multipleHeadPods', source: 'KubeRay: wait for the RayCluster controller', judge: (o) => (o.submitter.multipleHeads ? { wait: true, note: 'found multiple heads; waiting for the RayCluster controller to settle' } : NEXT) },
@@ -79,12 +83,18 @@ export function judgeRunning(o: RunningObservation, rules: readonly RunningRule[
 /** Addition E: a job that ended (by Ray's or the submitter's record) before the deadline ended in time. */
 function activeDeadline(o: RunningObservation): RuleOutcome {
   const deadline = o.activeDeadline;
-  if (!deadline || o.now.getTime() < deadline.at.getTime()) return NEXT;
-  if (o.rayEndTime && o.rayEndTime.getTime() <= deadline.at.getTime()) return NEXT;
+  if (!deadlinePassedBeforeTheEnd(o) || !deadline) return NEXT;
   return {
     to: 'Failed', reason: 'DeadlineExceeded', message: messages.activeDeadline(deadline.start, deadline.seconds),
     stop: 'activeDeadlineSeconds passed', note: 'The RayJob has passed the activeDeadlineSeconds.',
   };
+}
+
+/** activeDeadlineSeconds has passed, and no evidence shows the Ray job ended by then. */
+function deadlinePassedBeforeTheEnd(o: RunningObservation): boolean {
+  const deadline = o.activeDeadline;
+  if (!deadline || o.now.getTime() < deadline.at.getTime()) return false;
+  return !(o.rayEndTime && o.rayEndTime.getTime() <= deadline.at.getTime());
 }
 
 /**
@@ -132,13 +142,17 @@ function submitterFailedBeforeRunning(o: RunningObservation): RuleOutcome {
 }
 
 /**
- * Addition A and its precedence: the dashboard cannot answer for the job, but a terminal status survives the
- * head: the submitter's termination message for this submission ID, or what Ray told us before. It stands
- * once the submitter has nothing left to print (#1919), or at once when the head no longer knows the job.
+ * Addition A and issue 20: the dashboard cannot answer for the job, but a terminal status survives the head:
+ * what Ray told us before, else the submitter's termination message for this submission ID. It stands through
+ * every later loss (head pod, cluster, submitter) as the result Ray gave: Complete for SUCCEEDED and STOPPED,
+ * Failed/AppFailed for FAILED. It waits only while a submitter may still print the job's last logs (#1919),
+ * and not at all once the head no longer knows the job. The one thing it does not excuse is a deadline the
+ * job's recorded end missed (or cannot show it met): the user's limit, judged on the same evidence.
  */
 function recordedTerminalStands(o: RunningObservation): RuleOutcome {
   const recorded = o.recordedTerminal;
-  if (!recorded || (recorded.source === 'status' && !o.submitterDone && o.dashboard.kind !== 'not-found')) return NEXT;
+  if (!recorded || deadlinePassedBeforeTheEnd(o)) return NEXT;
+  if (recorded.source === 'status' && !o.submitterDone && o.dashboard.kind !== 'not-found') return NEXT;
   const fromSubmitter = recorded.source === 'termination-message';
   return {
     to: recorded.status === 'FAILED' ? 'Failed' : 'Complete',

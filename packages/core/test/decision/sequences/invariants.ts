@@ -64,6 +64,8 @@ export const invariants: Invariant[] = [
     name: 'a terminal status the termination message recorded (ending in time) is never overruled by a timer',
     check: (r) => {
       if (r.rayJobBefore.status?.jobDeploymentStatus !== 'Running' || r.input.dashboard.kind === 'found') return undefined;
+      // Issue 20's precedence: a terminal status the CR recorded from Ray beats the termination message.
+      if (isTerminalRayJobStatus(r.rayJobBefore.status?.jobStatus)) return undefined;
       const recorded = recordedBySubmitter(r.input);
       if (!recorded) return undefined;
       const deadline = deadlineOf(r.input);
@@ -75,7 +77,75 @@ export const invariants: Invariant[] = [
       return wanted.includes(s.jobDeploymentStatus ?? '') ? '' : `${s.jobDeploymentStatus ?? ''} instead of ${wanted.join('/')}`;
     },
   },
+  {
+    name: 'a recorded terminal status is never contradicted and never retried (issue 20)',
+    check: (r) => {
+      const before = r.rayJobBefore.status ?? {};
+      const recorded = before.jobStatus;
+      if (!isTerminalRayJobStatus(recorded)) return undefined;
+      const ended = before.jobDeploymentStatus === 'Complete' || before.jobDeploymentStatus === 'Failed';
+      if (ended) {
+        // Settled: later losses change nothing (the only way a terminal answer is followed by a loss in HTTPMode).
+        const after = r.decision.status;
+        if (after.jobStatus !== recorded || after.jobDeploymentStatus !== before.jobDeploymentStatus) return `${before.jobDeploymentStatus}/${recorded} became ${after.jobDeploymentStatus ?? ''}/${after.jobStatus ?? ''}`;
+        return r.decision.actions.some((a) => a.type === 'submitRayJob' || a.type === 'createSubmitterJob') ? 'submitted again under a settled RayJob' : '';
+      }
+      if (before.jobDeploymentStatus !== 'Running') return undefined;
+      const answer = fresh(r.input);
+      // An answer about another run of the ID (a retried submitter that was not attach-only submitted it again
+      // to a replacement head) is judged by the resubmission rule, not here.
+      const recordedStart = before.rayJobInfo?.startTime ? Math.floor(new Date(before.rayJobInfo.startTime).getTime() / 1000) : undefined;
+      const anotherRun = answer?.startTime !== undefined && recordedStart !== undefined && Math.floor(answer.startTime / 1000) !== recordedStart;
+      if (answer && (answer.status !== recorded || anotherRun)) return undefined;
+      const s = r.decision.status;
+      if (s.jobStatus !== recorded) return `jobStatus ${s.jobStatus ?? ''} over the recorded ${recorded}`;
+      for (const a of r.decision.actions) {
+        if (a.type === 'submitRayJob') return 'submitted a job whose result was recorded';
+        const env = a.type === 'createSubmitterJob' ? a.job.spec?.template.spec?.containers?.[0]?.env ?? [] : undefined;
+        if (env && !env.some((e) => e.name === 'RAYJOB_SUBMITTER_ATTACH_ONLY' && e.value === 'true')) return 'created a submitter that may submit again';
+      }
+      const deadline = deadlineOf(r.input);
+      const end = answer?.endTime ?? (before.rayJobInfo?.endTime ? new Date(before.rayJobInfo.endTime).getTime() : undefined);
+      const missedDeadline = deadline !== undefined && r.input.now.getTime() >= deadline && !(end !== undefined && end <= deadline);
+      if (s.reason === 'DeadlineExceeded') return missedDeadline ? '' : 'DeadlineExceeded though the recorded end met the deadline';
+      const to = s.jobDeploymentStatus ?? '';
+      if (recorded !== 'FAILED' && (to === 'Failed' || to === 'Retrying')) return `${to}/${s.reason ?? ''} over the recorded ${recorded}`;
+      if (recorded === 'FAILED' && to === 'Complete') return 'Complete over the recorded FAILED';
+      if (to === 'Running' && !answer && !missedDeadline && nothingLeftToReport(r.input)) return `still Running (${r.input.dashboard.kind}) with nothing left to wait for`;
+      return '';
+    },
+  },
 ];
+
+/**
+ * Issue 20: no submitter can report anything new about the job. Ray does not know it, its cluster is gone or
+ * going, or the submitter is: none (HTTPMode), Job missing, finished or being deleted, the sidecar's head pod
+ * gone or terminating, the sidecar exited.
+ */
+function nothingLeftToReport(input: DecisionInput): boolean {
+  if (input.dashboard.kind === 'not-found' || !input.cluster || input.cluster.metadata.deletionTimestamp) return true;
+  switch (input.rayJob.spec.submissionMode) {
+    case 'K8sJobMode': {
+      const job = input.submitterJob;
+      return !job || !!job.metadata.deletionTimestamp || !!job.status?.conditions?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    }
+    case 'SidecarMode': {
+      const head = input.headPods?.[0];
+      const sidecar = head?.status?.containerStatuses?.find((c) => c.name === 'ray-job-submitter');
+      return input.headPods?.length === 0 || !!head?.metadata?.deletionTimestamp || !!sidecar?.state?.terminated;
+    }
+    default:
+      return true;
+  }
+}
+
+/** Issue 20's reach: a reconcile after Ray's terminal answer was recorded (Running, or settled), with the head or the cluster lost. */
+export function lossAfterTerminal(r: Reconcile): 'head' | 'cluster' | undefined {
+  const before = r.rayJobBefore.status ?? {};
+  const state = before.jobDeploymentStatus;
+  if ((state !== 'Running' && state !== 'Complete' && state !== 'Failed') || !isTerminalRayJobStatus(before.jobStatus)) return undefined;
+  return r.loss;
+}
 
 function deadlineOf(input: DecisionInput): number | undefined {
   const seconds = input.rayJob.spec.activeDeadlineSeconds;
@@ -114,7 +184,10 @@ function timerDue(input: DecisionInput): { reason: string; message?: string } | 
     : input.rayJob.spec.submissionMode === 'SidecarMode' && input.headPods?.length === 1 && !input.headPods[0]?.status?.containerStatuses?.find((c) => c.name === 'ray-job-submitter')?.state?.terminated;
   const terminal = answer ? (isTerminalRayJobStatus(answer.status) ? answer : undefined) : recordedTerminal;
   const end = answer?.endTime ?? recordedTerminal?.endTime;
-  if (terminal && submitterRunning && end && now >= end + input.settings.transitionGracePeriodSeconds * 1000) {
+  // Issue 20: a submitter can still print the job's last logs only from a live head that knows the job; else
+  // the recorded result stands at once and there is nothing for the grace period to wait for.
+  const mayStillPrint = submitterRunning && !nothingLeftToReport(input);
+  if (terminal && mayStillPrint && end && now >= end + input.settings.transitionGracePeriodSeconds * 1000) {
     return { reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', message: messages.transitionGracePeriod };
   }
   const since = status.jobStatusCheckFailureStartTime;

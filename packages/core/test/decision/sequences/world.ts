@@ -16,7 +16,10 @@ type Phase = 'absent' | 'lost' | RayJobStatus;
 
 export interface Step {
   dt: number;
-  ray: 'stay' | 'advance' | 'finish-SUCCEEDED' | 'finish-FAILED' | 'lose-head';
+  /** lose-head: the head is replaced and forgets the job; terminate-head: the head pod is terminating (the
+   * next step it is gone); delete-cluster: the RayCluster is deleted with its head (issue 20: also after Ray
+   * reported the job terminal). */
+  ray: 'stay' | 'advance' | 'finish-SUCCEEDED' | 'finish-FAILED' | 'lose-head' | 'terminate-head' | 'delete-cluster';
   submitter: 'keep' | 'follow' | 'complete' | 'fail' | 'delete' | 'retry';
   writeTerminationMessage: boolean;
   unreachable: boolean;
@@ -29,8 +32,11 @@ export interface Scenario {
   mode: Mode;
   activeDeadlineSeconds: number | undefined;
   backoffLimit: number;
-  /** What Ray knows at the start, and what the CR recorded of it ('' = nothing, e.g. a lost write). */
-  rayStart: 'absent' | 'PENDING' | 'RUNNING';
+  /**
+   * What Ray knows at the start, and what the CR recorded of it ('' = nothing, e.g. a lost write). A terminal
+   * start is a job that ended (at t0+5) while the RayJob waits for its submitter's last logs (#1919).
+   */
+  rayStart: 'absent' | 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'STOPPED';
   recorded: boolean;
   checkFailingSince: number | undefined;
   steps: Step[];
@@ -49,11 +55,13 @@ export interface Reconcile {
   /** The memory the operator held before this reconcile (for the plan). */
   memoryBefore: OperatorMemory;
   rayJobBefore: RayJob;
+  /** What was lost of the head when the operator looked: its cluster, the head pod (gone or terminating), nothing. */
+  loss: 'cluster' | 'head' | undefined;
 }
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
   dt: fc.integer({ min: 1, max: 200 }),
-  ray: fc.constantFrom('stay', 'stay', 'advance', 'advance', 'finish-SUCCEEDED', 'finish-FAILED', 'lose-head'),
+  ray: fc.constantFrom('stay', 'stay', 'advance', 'advance', 'finish-SUCCEEDED', 'finish-FAILED', 'lose-head', 'terminate-head', 'delete-cluster'),
   submitter: fc.constantFrom('keep', 'keep', 'follow', 'follow', 'complete', 'fail', 'delete', 'retry'),
   writeTerminationMessage: fc.boolean(),
   unreachable: fc.integer({ min: 0, max: 2 }).map((n) => n === 0),
@@ -66,7 +74,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   mode: fc.constantFrom<Mode>('K8sJobMode', 'K8sJobMode', 'HTTPMode', 'SidecarMode'),
   activeDeadlineSeconds: fc.option(fc.integer({ min: 30, max: 900 }), { nil: undefined }),
   backoffLimit: fc.constantFrom(0, 0, 1),
-  rayStart: fc.constantFrom('absent', 'PENDING', 'RUNNING'),
+  rayStart: fc.constantFrom('absent', 'PENDING', 'RUNNING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'STOPPED'),
   recorded: fc.boolean(),
   checkFailingSince: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 14 }),
@@ -82,6 +90,8 @@ interface World {
   stopPending: boolean;
   submitter: { state: 'running' | 'complete' | 'failed' | 'missing'; at: number; attachOnly: boolean; message: RayJobStatus | undefined };
   headGone: boolean;
+  headTerminating: boolean;
+  clusterGone: boolean;
   seen: boolean;
 }
 
@@ -96,7 +106,8 @@ export function play(s: Scenario): Reconcile[] {
     const queried = needsDashboardQuery(w.rayJob, w.memory);
     const input = observe(w, s, step, queried);
     const decision = decide(input);
-    trace.push({ input, decision, phase: w.phase, seenBefore: w.seen, queried, memoryBefore: w.memory, rayJobBefore: w.rayJob });
+    const loss = w.clusterGone ? 'cluster' : w.headGone || w.headTerminating ? 'head' : undefined;
+    trace.push({ input, decision, phase: w.phase, seenBefore: w.seen, queried, memoryBefore: w.memory, rayJobBefore: w.rayJob, loss });
     if (input.dashboard.kind === 'found') w.seen = true;
     act(w, step, decision);
     const state = w.rayJob.status?.jobDeploymentStatus;
@@ -108,23 +119,38 @@ export function play(s: Scenario): Reconcile[] {
 function start(s: Scenario): World {
   const phase: Phase = s.rayStart;
   const recorded = s.recorded && phase !== 'absent' ? phase : '';
+  const ended = isTerminal(phase);
   const rayJob = inState('Running', s.mode, {
     jobStatus: recorded,
-    rayJobInfo: phase === 'absent' ? undefined : { startTime: iso(1) },
+    rayJobInfo: phase === 'absent' ? undefined : { startTime: iso(1), ...(ended && recorded ? { endTime: iso(5) } : {}) },
     jobStatusCheckFailureStartTime: s.checkFailingSince === undefined ? undefined : iso(s.checkFailingSince),
   }, { activeDeadlineSeconds: s.activeDeadlineSeconds, backoffLimit: s.backoffLimit });
   return {
-    now: 10, rayJob, memory: {}, phase, rayStart: at(1).getTime(), rayEnd: undefined, stopPending: false,
+    now: 10, rayJob, memory: {}, phase, rayStart: at(1).getTime(), rayEnd: ended ? at(5).getTime() : undefined, stopPending: false,
     submitter: { state: s.mode === 'HTTPMode' ? 'missing' : 'running', at: 0, attachOnly: false, message: undefined },
-    headGone: false, seen: recorded !== '',
+    headGone: false, headTerminating: false, clusterGone: false, seen: recorded !== '',
   };
 }
 
 function moveRay(w: World, step: Step): void {
   if (w.stopPending && (w.phase === 'PENDING' || w.phase === 'RUNNING')) end(w, 'STOPPED');
-  if (step.ray === 'lose-head' && w.phase !== 'absent') {
+  if (w.clusterGone) return;
+  if (step.ray === 'delete-cluster') {
+    // The job dies with its cluster; nothing can be submitted to it any more.
+    if (w.phase !== 'absent') w.phase = 'lost';
+    w.clusterGone = true;
+    w.headTerminating = false;
+    return;
+  }
+  // A terminating head pod is gone one step later, and its replacement does not know the job.
+  if ((step.ray === 'lose-head' || w.headTerminating) && w.phase !== 'absent') {
     w.phase = 'lost';
     w.headGone = true;
+    w.headTerminating = false;
+    return;
+  }
+  if (step.ray === 'terminate-head' && w.phase !== 'absent') {
+    w.headTerminating = true;
     return;
   }
   if (w.phase === 'PENDING' && step.ray === 'advance') w.phase = 'RUNNING';
@@ -155,6 +181,7 @@ function moveSubmitter(w: World, s: Scenario, step: Step): void {
 }
 
 function submit(w: World): void {
+  if (w.clusterGone) return;
   w.phase = 'PENDING';
   w.rayStart = at(w.now).getTime();
   w.rayEnd = undefined;
@@ -164,18 +191,18 @@ function submit(w: World): void {
 const isTerminal = (p: Phase) => p === 'SUCCEEDED' || p === 'FAILED' || p === 'STOPPED';
 
 function observe(w: World, s: Scenario, step: Step, queried: boolean): DecisionInput {
-  const sidecarHeadGone = s.mode === 'SidecarMode' && w.headGone;
+  const sidecarHeadGone = s.mode === 'SidecarMode' && (w.headGone || w.clusterGone);
   let dashboard: DecisionInput['dashboard'] = { kind: 'not-queried' };
   if (queried) {
-    if (step.unreachable || sidecarHeadGone) dashboard = { kind: 'unreachable', reason: 'connect ECONNREFUSED' };
+    if (step.unreachable || sidecarHeadGone || w.clusterGone || w.headTerminating) dashboard = { kind: 'unreachable', reason: 'connect ECONNREFUSED' };
     else if (w.phase === 'absent' || w.phase === 'lost') dashboard = { kind: 'not-found' };
     else dashboard = { kind: 'found', info: { status: w.phase, message: `Job is ${w.phase.toLowerCase()}.`, startTime: w.rayStart, endTime: w.rayEnd, driverNodeId: DRIVER_NODE } };
   }
   const running = dashboard.kind === 'found' && dashboard.info.status === 'RUNNING';
   return {
     rayJob: w.rayJob,
-    cluster: makeCluster('ready'),
-    clusterHeadService: clusterHeadService(),
+    cluster: w.clusterGone ? undefined : makeCluster('ready'),
+    clusterHeadService: w.clusterGone ? undefined : clusterHeadService(),
     rayJobHeadService: rayJobHeadService(),
     submitterJob: s.mode === 'K8sJobMode' ? k8sJob(w) : undefined,
     submitterPods: s.mode === 'K8sJobMode' ? pods(w) : [],
@@ -210,8 +237,8 @@ function pods(w: World): Pod[] {
 
 function sidecarHead(w: World): Pod {
   const sub = w.submitter;
-  if (sub.state === 'running' || sub.state === 'missing') return headPod();
-  return headPod({ exitCode: sub.state === 'complete' ? 0 : 1, finishedAt: sub.at, message: terminationMessage(w) });
+  const pod = sub.state === 'running' || sub.state === 'missing' ? headPod() : headPod({ exitCode: sub.state === 'complete' ? 0 : 1, finishedAt: sub.at, message: terminationMessage(w) });
+  return w.headTerminating ? { ...pod, metadata: { ...pod.metadata, deletionTimestamp: iso(w.now) } } : pod;
 }
 
 /** The executor: write the status (unless the write is lost), then perform the actions. */
