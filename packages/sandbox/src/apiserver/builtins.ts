@@ -11,6 +11,7 @@ import {
   preparePodCreate,
   prepareServiceCreate,
 } from './defaults-builtin.ts';
+import { admissionPolicyResources } from './admission/policy-resources.ts';
 import { reviewResources } from './auth/requests.ts';
 import { storedResources } from './builtins-stored.ts';
 import { validateCrd } from './crd-validation.ts';
@@ -187,5 +188,5 @@ export const builtinResources: ResourceType[] = [
 ];
 
 export function registerBuiltins(registry: Registry): void {
-  for (const rt of [...builtinResources, ...storedResources, ...reviewResources]) registry.add(rt);
+  for (const rt of [...builtinResources, ...storedResources, ...admissionPolicyResources, ...reviewResources]) registry.add(rt);
 }

@@ -6,10 +6,12 @@ import type { ApiContext } from '../context.ts';
 import { admitPodSecurity } from './pod-security.ts';
 import type { Admit } from './request.ts';
 import { admitResourceQuota } from './resource-quota.ts';
+import { admitValidatingPolicies } from './validating-policy.ts';
 
 export function createAdmission(ctx: ApiContext): Admit {
   return (request) => {
     admitPodSecurity(ctx, request);
+    admitValidatingPolicies(ctx, request);
     admitResourceQuota(ctx, request);
   };
 }

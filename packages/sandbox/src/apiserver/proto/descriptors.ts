@@ -9,6 +9,18 @@ export type Message = { f: FieldRow[]; map?: 1 };
 const descriptors = JSON.parse(readFileSync(new URL('./k8s-descriptors.json', import.meta.url), 'utf8')) as { messages: Record<string, Message> };
 export const messages = descriptors.messages;
 
+/**
+ * A few proto fields are named in Go style (`Expression`, `Webhooks`) while their JSON name is lowerCamel
+ * (`json:"expression"`); only DaemonEndpoint.Port (`json:"Port"`) and FieldsV1.Raw (opaque) keep the capital.
+ * Rename the others so pruning, OpenAPI and the protobuf decoder all use the JSON names.
+ */
+const capitalJsonNames = new Set(['k8s.io.api.core.v1.DaemonEndpoint.Port', `k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1.Raw`]);
+for (const [type, message] of Object.entries(messages)) {
+  for (const row of message.f) {
+    if (/^[A-Z]/.test(row[1]) && !capitalJsonNames.has(`${type}.${row[1]}`)) row[1] = row[1][0]!.toLowerCase() + row[1].slice(1);
+  }
+}
+
 export const T = { double: 1, float: 2, int64: 3, uint64: 4, int32: 5, fixed64: 6, fixed32: 7, bool: 8, string: 9, message: 11, bytes: 12, uint32: 13, enum: 14, sfixed32: 15, sfixed64: 16, sint32: 17, sint64: 18 } as const;
 export const repeatedLabel = 3;
 export const metaPackage = 'k8s.io.apimachinery.pkg.apis.meta.v1';
