@@ -47,7 +47,7 @@ export async function tarEntries(entries: LayerEntry[], mtimeSeconds: number): P
   const tar = pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
-    tar.on('data', (chunk: Buffer) => chunks.push(chunk));
+    tar.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
     tar.on('end', resolve);
     tar.on('error', reject);
   });
