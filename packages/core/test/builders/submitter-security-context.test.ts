@@ -31,13 +31,17 @@ function k8sJobModeContainer(spec: Record<string, unknown> = {}): Container {
   const options = submissionOptions(rayJob);
   if (!options.ok) throw new Error(options.error);
   const job = buildSubmitterJob({ rayJob, dashboardURL: url, jobId: 'id-1', clusterName: 'c', clusterSpec: rayJob.spec.rayClusterSpec, options: options.value, settings: defaultDecisionSettings });
-  return job.spec!.template.spec!.containers[0]!;
+  const container = job.spec?.template.spec?.containers?.[0];
+  if (!container) throw new Error('the submitter Job has no container');
+  return container;
 }
 
 function sidecarModeContainer(): Container {
   const rayJob = makeRayJob({ spec: { submissionMode: 'SidecarMode' } });
   const cluster = buildRayCluster(rayJob, 'cl', 'the-id', defaultDecisionSettings, { entrypoint: 'echo hi' });
-  return cluster.spec!.headGroupSpec.template.spec!.containers.at(-1)!;
+  const container = cluster.spec?.headGroupSpec.template.spec?.containers?.at(-1);
+  if (!container) throw new Error('the head pod has no sidecar');
+  return container;
 }
 
 describe('our submitter container is Pod Security restricted', () => {
