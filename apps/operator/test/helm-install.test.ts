@@ -2,7 +2,9 @@
 // ServiceAccount, the least-privilege RBAC and the Deployment; the sandbox's Deployment controller starts the
 // operator's pod (our operator image runs this checkout's bundle), which reaches the API server in-cluster
 // (KUBERNETES_SERVICE_HOST/PORT, the projected ServiceAccount token and CA) and is authorized by the chart's RBAC
-// alone. A RayJob applied afterwards runs to Complete, and no call the operator made was refused.
+// alone. A RayJob applied afterwards runs to Complete, and no call the operator made was refused. The values are
+// KubeRay's (test/fixtures/kuberay-chart-values.yaml: the keys both charts share, at KubeRay's defaults, its default
+// featureGates list included) with only the image pointed at ours: a KubeRay values file installs and runs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +22,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'operator-helm-install-'));
 const imageDist = join(scratch, 'image-dist');
 const namespace = operatorNamespace;
 const release = 'rayjob';
-const operatorUser = `system:serviceaccount:${namespace}:rayjob-rayjob-operator`;
+// KubeRay's values name the ServiceAccount (and fullname) kuberay-operator.
+const serviceAccount = 'kuberay-operator';
+const operatorUser = `system:serviceaccount:${namespace}:${serviceAccount}`;
+const kuberayValues = repoPath('apps/operator/test/fixtures/kuberay-chart-values.yaml');
 const audit: AuditEvent[] = [];
 let sandbox: Sandbox;
 let helm = '';
@@ -54,6 +59,27 @@ async function operatorDiagnosis(): Promise<string> {
 
 const helmRun = (args: string[], timeoutMs: number): Promise<Run> => runTool(scratch, helm, [...args, '--kubeconfig', sandbox.kubeconfigPath], timeoutMs);
 
+/**
+ * The chart's ConfigMap policy: where the API server serves ValidatingAdmissionPolicy, the operator's ServiceAccount
+ * (impersonated; RBAC lets it patch any ConfigMap) cannot patch kube-system's ConfigMaps nor create a ConfigMap
+ * that is not a RayJob's submitter state; elsewhere NOTES.txt says the policy was not installed.
+ */
+async function checkSubmitterStatePolicy(notes: string): Promise<void> {
+  const served = ((await api(sandbox.url, 'GET', '/apis/admissionregistration.k8s.io/v1')).body?.resources ?? []).some((r: Json) => r.name === 'validatingadmissionpolicies');
+  if (!served) {
+    expect(notes).toMatch(/WARNING: this cluster does not serve admissionregistration.k8s.io\/v1 ValidatingAdmissionPolicy/);
+    return;
+  }
+  expect(notes).not.toContain('WARNING: this cluster does not serve');
+  const asOperator = { 'Impersonate-User': operatorUser, 'Impersonate-Group': 'system:serviceaccounts' };
+  await api(sandbox.url, 'POST', '/api/v1/namespaces/kube-system/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } });
+  const patched = await api(sandbox.url, 'PATCH', '/api/v1/namespaces/kube-system/configmaps/x', { data: { a: 'evil' } }, 'application/merge-patch+json', asOperator);
+  expect(patched.status, JSON.stringify(patched.body)).toBe(422);
+  expect(patched.body.message).toContain('ValidatingAdmissionPolicy');
+  const created = await api(sandbox.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'not-state' } }, 'application/json', asOperator);
+  expect(created.status).toBe(422);
+}
+
 const rayJob: Json = {
   apiVersion: 'ray.io/v1',
   kind: 'RayJob',
@@ -72,14 +98,17 @@ describe('helm install into the sandbox', { timeout: 300_000 }, () => {
   it('installs the chart, the operator runs in its pod under the chart\'s ServiceAccount, and a RayJob runs to Complete', async () => {
     // --wait: Helm waits for the Deployment's rollout (the readiness probe on /readyz, 10 s initial delay), bounded
     // by --timeout and by the process timeout around it.
-    const installed = await helmRun(['install', release, chartPath, '--namespace', namespace, '--create-namespace', '--wait', '--timeout', '150s'], 180_000);
+    const installed = await helmRun(['install', release, chartPath, '--namespace', namespace, '--create-namespace', '-f', kuberayValues,
+      '--set', `image.repository=${operatorImageName}`, '--set', 'image.tag=0.1.0', '--wait', '--timeout', '150s'], 180_000);
     if (installed.code !== 0) throw new Error(`helm install failed: ${installed.stderr}\n${await operatorDiagnosis()}`);
     expect(installed.stderr.replace(/^WARNING: .*\n?/gm, '')).toBe('');
     expect(installed.stdout).toContain('STATUS: deployed');
+    expect(installed.stdout).toContain(`kubectl -n ${namespace} rollout status deployment/kuberay-operator`);
+    await checkSubmitterStatePolicy(installed.stdout);
 
     const pods = (await api(sandbox.url, 'GET', `/api/v1/namespaces/${namespace}/pods`)).body.items as Json[];
     expect(pods).toHaveLength(1);
-    expect(pods[0].spec.serviceAccountName).toBe('rayjob-rayjob-operator');
+    expect(pods[0].spec.serviceAccountName).toBe(serviceAccount);
     expect(pods[0].status.containerStatuses[0].ready).toBe(true);
 
     expect((await api(sandbox.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob)).status).toBe(201);

@@ -9,6 +9,11 @@ import { grantsOf, neededPermissions, unionNeeds, type Need } from './support/rb
 const need = (permission: string, namespaces: string[]): Need => ({ permission, namespaces, calls: 1, example: 'x' });
 const clusterRole = (rules: object[]) => ({ kind: 'ClusterRole', metadata: { name: 'op' }, rules });
 const role = (namespace: string, rules: object[]) => ({ kind: 'Role', metadata: { name: 'op-le', namespace }, rules });
+/** Each role with a binding to the operator's ServiceAccount (only bound roles grant it anything). */
+const bound = (roles: { kind: string; metadata: { name: string; namespace?: string } }[]) => [
+  ...roles,
+  ...roles.map((r) => ({ kind: `${r.kind}Binding`, metadata: r.metadata, roleRef: { kind: r.kind, name: r.metadata.name }, subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'ops' }] })),
+];
 const jobsRule = { apiGroups: ['batch'], resources: ['jobs'], verbs: ['list', 'watch'] };
 const leaseRule = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] };
 const watchJobs = [need('batch|jobs|list', ['']), need('batch|jobs|watch', [''])];
@@ -22,25 +27,26 @@ describe('least-privilege verdict', () => {
     { name: 'a Role does not grant a call across all namespaces', needs: [need('coordination.k8s.io|leases|get', [''])], roles: [role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('missing coordination.k8s.io|leases|get in all namespaces'), expect.stringContaining('unused Role ops/op-le')] },
     { name: 'a Role does not grant a call in another namespace', needs: [need('coordination.k8s.io|leases|get', ['default'])], roles: [role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('missing coordination.k8s.io|leases|get in namespace default'), expect.stringContaining('unused Role ops/op-le')] },
     { name: 'a rule also in the ClusterRole, where the namespace\'s Role covers its calls, is too broad', needs: [...watchJobs, getLease], roles: [clusterRole([jobsRule, leaseRule]), role('ops', [leaseRule])], allow: [], failures: [expect.stringContaining('unused ClusterRole op: coordination.k8s.io|leases|get')] },
+    { name: 'an unbound ClusterRole (the editor/viewer roles for people) grants the operator nothing', needs: watchJobs, roles: [clusterRole([jobsRule])], unbound: [{ kind: 'ClusterRole', metadata: { name: 'rayjob-editor' }, rules: [{ apiGroups: ['batch'], resources: ['jobs'], verbs: ['delete'] }] }], allow: [], failures: [] },
     { name: 'an allow-listed unused permission passes', needs: watchJobs, roles: [clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'delete'] }])], allow: [['batch|jobs|delete', 'a path']], failures: [] },
     { name: 'an allow-listed permission no role grants is stale', needs: watchJobs, roles: [clusterRole([jobsRule])], allow: [['batch|jobs|delete', 'a path']], failures: [expect.stringContaining('stale allow-list entry batch|jobs|delete: t does not grant it')] },
-  ])('$name', ({ needs, roles, allow, failures }) => {
-    const verdict = leastPrivilegeVerdict(needs, { t: grantsOf(roles, 'ops') }, new Map(allow as [string, string][]), new Map());
+  ])('$name', ({ needs, roles, allow, failures, unbound }) => {
+    const verdict = leastPrivilegeVerdict(needs, { t: grantsOf([...bound(roles), ...(unbound ?? [])], 'ops') }, new Map(allow as [string, string][]), new Map());
     expect(verdict.failures).toEqual(failures);
   });
 
   it('an allow-listed permission the calls used is reported, not failed (a race may reach a path once)', () => {
-    const verdict = leastPrivilegeVerdict(watchJobs, { t: grantsOf([clusterRole([jobsRule])], 'ops') }, new Map([['batch|jobs|watch', 'a path']]), new Map());
+    const verdict = leastPrivilegeVerdict(watchJobs, { t: grantsOf(bound([clusterRole([jobsRule])]), 'ops') }, new Map([['batch|jobs|watch', 'a path']]), new Map());
     expect(verdict.failures).toEqual([]);
     expect(verdict.notices).toEqual([expect.stringContaining('allow-list entry batch|jobs|watch ("a path") was used in this run')]);
   });
 
   it('a permission reached only by a race passes used or unused, but not when no role grants it', () => {
-    const grants = { t: grantsOf([clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'get'] }])], 'ops') };
+    const grants = { t: grantsOf(bound([clusterRole([{ ...jobsRule, verbs: ['list', 'watch', 'get'] }])]), 'ops') };
     const raced = new Map([['batch|jobs|get', 'a race']]);
     expect(leastPrivilegeVerdict(watchJobs, grants, new Map(), raced).failures).toEqual([]);
     expect(leastPrivilegeVerdict([...watchJobs, need('batch|jobs|get', ['a'])], grants, new Map(), raced).failures).toEqual([]);
-    expect(leastPrivilegeVerdict(watchJobs, { t: grantsOf([clusterRole([jobsRule])], 'ops') }, new Map(), raced).failures).toEqual([expect.stringContaining('stale race entry batch|jobs|get')]);
+    expect(leastPrivilegeVerdict(watchJobs, { t: grantsOf(bound([clusterRole([jobsRule])]), 'ops') }, new Map(), raced).failures).toEqual([expect.stringContaining('stale race entry batch|jobs|get')]);
   });
 });
 

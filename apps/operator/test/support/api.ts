@@ -2,10 +2,10 @@
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export async function api(url: string, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Json }> {
+export async function api(url: string, method: string, path: string, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': contentType },
+    headers: body === undefined ? headers : { 'content-type': contentType, ...headers },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const text = await res.text();

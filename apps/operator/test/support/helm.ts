@@ -2,6 +2,7 @@
 // helm/helm), extracted once per test file into its scratch folder.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { repoPath } from '../../src/dev/sandbox-images.ts';
 
 export interface Run {
@@ -24,3 +25,6 @@ export async function extractHelm(scratch: string): Promise<string> {
 }
 
 export const chartPath = repoPath('apps/operator/deploy/helm/rayjob-operator');
+
+/** The YAML documents of a `helm template` or `kubectl kustomize` output, empty ones dropped. */
+export const yamlDocuments = (text: string): Record<string, any>[] => parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d);

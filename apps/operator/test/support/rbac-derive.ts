@@ -71,7 +71,13 @@ export interface Grant {
 }
 
 export function grantsOf(objects: Json[], namespaceOfUnset: string): Grant[] {
-  return objects.filter((o) => o?.kind === 'ClusterRole' || o?.kind === 'Role').map((o) => {
+  // Only roles bound to a ServiceAccount grant the operator anything; the editor/viewer ClusterRoles for people
+  // ship unbound.
+  const nsOf = (o: Json) => (o.metadata?.namespace ?? namespaceOfUnset) as string;
+  const bound = new Set(objects.filter((o) => (o?.kind === 'ClusterRoleBinding' || o?.kind === 'RoleBinding') && (o.subjects ?? []).some((s: Json) => s.kind === 'ServiceAccount'))
+    .map((b) => (b.roleRef?.kind === 'Role' ? `Role/${nsOf(b)}/${b.roleRef.name}` : `ClusterRole/${b.roleRef?.name}`)));
+  const isBound = (o: Json) => bound.has(o.kind === 'Role' ? `Role/${nsOf(o)}/${o.metadata.name}` : `ClusterRole/${o.metadata.name}`);
+  return objects.filter((o) => (o?.kind === 'ClusterRole' || o?.kind === 'Role') && isBound(o)).map((o) => {
     const permissions = new Set<Permission>();
     for (const rule of o.rules ?? []) {
       for (const group of rule.apiGroups ?? []) for (const resource of rule.resources ?? []) for (const verb of rule.verbs ?? []) permissions.add(permission(group, resource, verb));

@@ -71,3 +71,60 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   resources: [events]
   verbs: [create, patch]
 {{- end -}}
+
+{{/* The watched namespaces, comma-separated: watchNamespace, else the release namespace with singleNamespaceInstall. */}}
+{{- define "rayjob-operator.watchNamespaces" -}}
+{{- if .Values.watchNamespace -}}
+{{- join "," .Values.watchNamespace -}}
+{{- else if .Values.singleNamespaceInstall -}}
+{{- .Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+
+{{/* KubeRay's operator configuration file (config.ray.io/v1alpha1 Configuration) from the chart's values. */}}
+{{- define "rayjob-operator.configFile" -}}
+apiVersion: config.ray.io/v1alpha1
+kind: Configuration
+metricsAddr: ":8080"
+probeAddr: ":8082"
+enableLeaderElection: {{ .Values.leaderElectionEnabled }}
+enableMetrics: {{ .Values.metrics.enabled }}
+reconcileConcurrency: {{ .Values.reconcileConcurrency }}
+useKubernetesProxy: {{ .Values.useKubernetesProxy }}
+qps: {{ .Values.kubeClient.qps }}
+burst: {{ .Values.kubeClient.burst }}
+{{- with (include "rayjob-operator.watchNamespaces" .) }}
+watchNamespace: {{ . | quote }}
+{{- end }}
+{{- if and .Values.logging.baseDir .Values.logging.fileName }}
+logFile: {{ printf "%s/%s" .Values.logging.baseDir .Values.logging.fileName | quote }}
+{{- end }}
+logStdoutEncoder: {{ .Values.logging.stdoutEncoder | quote }}
+logFileEncoder: {{ .Values.logging.fileEncoder | quote }}
+{{- if .Values.batchScheduler.enabled }}
+enableBatchScheduler: true
+{{- end }}
+{{- with .Values.batchScheduler.name }}
+batchScheduler: {{ . | quote }}
+{{- end }}
+{{- with .Values.configuration.headSidecarContainers }}
+headSidecarContainers:
+{{- toYaml . | nindent 0 }}
+{{- end }}
+{{- with .Values.configuration.workerSidecarContainers }}
+workerSidecarContainers:
+{{- toYaml . | nindent 0 }}
+{{- end }}
+{{- with .Values.configuration.defaultContainerEnvs }}
+defaultContainerEnvs:
+{{- toYaml . | nindent 0 }}
+{{- end }}
+{{- with .Values.configuration.defaultPodAnnotations }}
+defaultPodAnnotations:
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.configuration.defaultPodLabels }}
+defaultPodLabels:
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
