@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { Json } from './api.ts';
 import { repoPath } from '../../src/dev/sandbox-images.ts';
 
 export interface Run {
@@ -27,4 +28,4 @@ export async function extractHelm(scratch: string): Promise<string> {
 export const chartPath = repoPath('apps/operator/deploy/helm/rayjob-operator');
 
 /** The YAML documents of a `helm template` or `kubectl kustomize` output, empty ones dropped. */
-export const yamlDocuments = (text: string): Record<string, any>[] => parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d);
+export const yamlDocuments = (text: string): Json[] => parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d);
