@@ -3,7 +3,7 @@
 // submitter image runs the submitter from source, so a scenario always tests the code in this checkout.
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
-import { rayEmulatorImage, type ImageCatalog } from '@rayjob/sandbox';
+import { rayEmulatorImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
 const repo = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
@@ -22,6 +22,11 @@ export interface ScenarioImageOptions {
   submitterBundle?: string;
   /** NODE_COMPILE_CACHE for the node programs in pods (the submitter image has one). */
   compileCache?: string;
+  /**
+   * The submitter image itself (an OCI layout run from its rootfs: @rayjob/sandbox's ociLayoutImage), as a
+   * cluster pulls it; replaces the host program for submitter pods (`ray job submit` in head pods stays ours).
+   */
+  submitterImage?: ImageProgram;
 }
 
 export function scenarioImages(submitterImage = DEFAULT_SUBMITTER_IMAGE, options: ScenarioImageOptions = {}): ImageCatalog {
@@ -31,7 +36,7 @@ export function scenarioImages(submitterImage = DEFAULT_SUBMITTER_IMAGE, options
   const ray = rayEmulatorImage({ emulatorCli, node, jobCommand: [node, submitter] });
   return {
     'rayproject/ray': { ...ray, env: { ...ray.env, ...cacheEnv } },
-    [imageRepository(submitterImage)]: {
+    [imageRepository(submitterImage)]: options.submitterImage ?? {
       entrypoint: ['/submitter'],
       env: cacheEnv,
       // The image's /submitter execs node on the bundle; here node runs the source (or a bundle built from it).

@@ -31,6 +31,8 @@ export interface BuildOptions {
   version?: string;
   revision?: string;
   epochSeconds?: number;
+  /** gzip level of the layers (default 9, what is released; tests that only run the image may take 1). */
+  compressionLevel?: number;
   log?: (line: string) => void;
 }
 
@@ -73,13 +75,13 @@ export async function buildImages(options: BuildOptions): Promise<BuiltProduct[]
   const shared = new Map<Arch, { base: Layer; node: Layer }>();
   for (const arch of options.archs) {
     const debs = lock.debian.filter((d) => d.arch === arch || d.arch === 'all');
-    const base = await buildLayer(await baseRootfs(fetchDebs(debs, options.cacheDir)), epoch);
+    const base = await buildLayer(await baseRootfs(fetchDebs(debs, options.cacheDir)), epoch, options.compressionLevel);
     const pin = { ...lock.node[arch], version: lock.node.version };
     const binary = await nodeBinary(pin, options.cacheDir);
     const node = await buildLayer([
       { path: nodePath.slice(1), type: 'file', mode: 0o755, data: binary.node },
       { path: 'nodejs/LICENSE', type: 'file', mode: 0o644, data: binary.license },
-    ], epoch);
+    ], epoch, options.compressionLevel);
     log(`linux/${arch}: base layer ${base.blob.length} B (${debs.map((d) => `${d.name} ${d.version}`).join(', ')}), node ${lock.node.version} layer ${node.blob.length} B`);
     shared.set(arch, { base, node });
   }
@@ -88,7 +90,7 @@ export async function buildImages(options: BuildOptions): Promise<BuiltProduct[]
   for (const product of products.filter((p) => options.productNames.includes(p.name))) {
     const appPackage = JSON.parse(readFileSync(join(options.repoRoot, product.appDir, 'package.json'), 'utf8')) as { version: string };
     const version = options.version ?? process.env.RAYJOB_IMAGE_VERSION ?? appPackage.version;
-    const app = await buildLayer(appEntries(product, options.repoRoot), epoch);
+    const app = await buildLayer(appEntries(product, options.repoRoot), epoch, options.compressionLevel);
     const images: BuiltImage[] = [];
     for (const arch of options.archs) {
       const layers = shared.get(arch);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// rayjob-sandbox up [--dir D] [--crds file...] [--image NAME=COMMAND ...] [--no-kubelet] [--no-job-controller] [--port N]
+// rayjob-sandbox up [--dir D] [--crds file...] [--image NAME=COMMAND ...] [--image-layout NAME=DIR ...] [--no-kubelet] [--no-job-controller] [--port N]
 //   starts a sandbox, prints the kubeconfig path, stays up until SIGTERM/SIGINT. Common images (busybox,
 //   python, rayproject/ray, ours...) are mapped by default (images/default-images.ts); --image adds or overrides.
 // rayjob-sandbox down [--dir D]
@@ -10,17 +10,20 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultImages, parseImageFlag } from './images/default-images.ts';
+import { ociLayoutImage } from './images/oci-layout-image.ts';
 import type { ImageCatalog } from './kubelet/image-program.ts';
 import { startSandbox } from './sandbox.ts';
 
 const usage = `usage:
-  rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--image NAME=COMMAND ...] [--port N] [--no-kubelet] [--no-job-controller]
+  rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--image NAME=COMMAND ...] [--image-layout NAME=DIR ...] [--port N] [--no-kubelet] [--no-job-controller]
   rayjob-sandbox down [--dir DIR]
 DIR defaults to ${join(tmpdir(), 'rayjob-sandbox')}.
 Images run as local programs. Mapped by default: busybox, alpine (sh), debian, ubuntu (bash), python (python3),
 node, rayproject/ray (real Ray if provisioned, else the Ray emulator), ghcr.io/rayjob/submitter and
 ghcr.io/rayjob/operator (this checkout). --image NAME=COMMAND maps NAME (a repository, any tag) to COMMAND
-as its ENTRYPOINT, e.g. --image myorg/trainer=/usr/bin/python3.`;
+as its ENTRYPOINT, e.g. --image myorg/trainer=/usr/bin/python3. --image-layout NAME=DIR runs NAME from the OCI
+image layout DIR as a cluster would (its rootfs as /, its user, entrypoint and env), e.g. the images
+\`npm run images\` builds: --image-layout ghcr.io/rayjob/submitter=dist/images/submitter/oci.`;
 
 const pidFile = (dir: string): string => join(dir, 'sandbox.pid');
 
@@ -96,6 +99,7 @@ const { positionals, values } = parseArgs({
     dir: { type: 'string' },
     crds: { type: 'string', multiple: true },
     image: { type: 'string', multiple: true },
+    'image-layout': { type: 'string', multiple: true },
     port: { type: 'string' },
     'no-kubelet': { type: 'boolean' },
     'no-job-controller': { type: 'boolean' },
@@ -113,6 +117,13 @@ if (values.help) {
     const parsed = parseImageFlag(flag);
     if (!parsed.ok) fail(parsed.message);
     images[parsed.name] = parsed.program;
+  }
+  for (const flag of values['image-layout'] ?? []) {
+    const eq = flag.indexOf('=');
+    const name = flag.slice(0, Math.max(eq, 0)).trim();
+    const layout = resolve(flag.slice(eq + 1).trim());
+    if (eq <= 0 || !existsSync(join(layout, 'index.json'))) fail(`--image-layout must be NAME=DIR with DIR an OCI image layout (index.json, blobs/), got "${flag}"`);
+    images[name] = await ociLayoutImage({ layout, unpackDir: join(dir, 'images') });
   }
   await up(dir, values.crds ?? [], images, port, !values['no-kubelet'], !values['no-job-controller']);
 } else if (positionals[0] === 'down') {

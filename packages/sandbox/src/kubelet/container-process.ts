@@ -9,6 +9,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, read
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { enterRootfsArgv, resolveInRootfs, type ImageRootfs } from './image-rootfs.ts';
 
 export interface BindMount {
   source: string;
@@ -60,6 +61,8 @@ export interface ContainerLaunch {
   baseDir: string;
   /** Hostname inside the container's own UTS namespace (the pod's hostname). */
   hostname: string;
+  /** Run inside this unpacked image rootfs (mounts' targets already inside it: rootfsMounts). */
+  rootfs?: ImageRootfs;
 }
 
 export interface ContainerExit {
@@ -165,14 +168,18 @@ export function launchContainer(launch: ContainerLaunch, tools: { ip: string; un
   if (program === undefined) {
     return { ok: false, reason: 'StartError', exitCode: 128, message: 'no command specified: the container has no command, args or image entrypoint' };
   }
-  if (resolveExecutable(program, launch.env.PATH) === undefined) {
+  const rootfs = launch.rootfs;
+  const found = rootfs !== undefined ? resolveInRootfs(rootfs.dir, program, launch.env.PATH) : resolveExecutable(program, launch.env.PATH);
+  if (found === undefined) {
     return { ok: false, reason: 'StartError', exitCode: 128, message: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${program}": executable file not found in $PATH: unknown` };
   }
   for (const mount of launch.mounts) ensureMountPoint(mount.source, mount.target);
   mkdirSync(dirname(launch.logFile), { recursive: true });
   const logFd = openSync(launch.logFile, 'a');
   const mountArgs = launch.mounts.flatMap((m) => [m.source, m.target, m.recursive === true ? 'rbind' : m.readOnly ? 'ro' : 'rw']);
-  const inner = [tools.sh, '-c', init, 'init', tools.sh, '-c', prologue, 'sh', launch.hostname, launch.workingDir ?? '', ...mountArgs, '--', ...launch.argv];
+  // With a rootfs, the prologue (the host's sh) mounts, then unshare enters the rootfs as the image's user.
+  const argvInside = rootfs !== undefined ? enterRootfsArgv(tools.unshare, rootfs, launch.workingDir, launch.argv) : launch.argv;
+  const inner = [tools.sh, '-c', init, 'init', tools.sh, '-c', prologue, 'sh', launch.hostname, rootfs !== undefined ? '' : (launch.workingDir ?? ''), ...mountArgs, '--', ...argvInside];
   // A private mount namespace keeps the bind mounts off the host; a UTS namespace lets the container see the
   // pod's hostname; a PID namespace with its own /proc makes `ps`, `pgrep` and `pkill -f` (in the container and
   // through `kubectl exec`) see this container's processes only, as in a real container, and ends them all
@@ -207,7 +214,8 @@ export function enterContainerArgs(pid: number): string[] {
   const init = firstChild(pid);
   const program = init === undefined ? undefined : firstChild(init);
   if (program === undefined) return ['-t', String(pid), '-m', '-n', '-u', `--pid=/proc/${pid}/ns/pid_for_children`, '--wd'];
-  return ['-t', String(program), '-m', '-n', '-u', '-p', '--wd'];
+  // -r: the program's root (an image's rootfs), so `kubectl exec` sees the files the container sees.
+  return ['-t', String(program), '-m', '-n', '-u', '-p', '-r', '--wd'];
 }
 
 function firstChild(pid: number): number | undefined {

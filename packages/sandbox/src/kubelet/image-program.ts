@@ -3,6 +3,7 @@
 // machine, and optionally rewrites the final argv (for example `ray start --head ...` becomes the
 // Ray emulator's CLI, or the submitter image runs our submitter bundle with `node`).
 import { expandVars } from './expand-vars.ts';
+import type { ImageRootfs } from './image-rootfs.ts';
 
 export interface ImageProgramContext {
   podName: string;
@@ -25,6 +26,11 @@ export interface ImageProgram {
    * volumes), e.g. a directory of command shims mounted over a directory on the default PATH.
    */
   mounts?: Array<{ source: string; target: string; readOnly?: boolean }>;
+  /**
+   * The image's unpacked rootfs (an OCI image run as a runtime would: images/oci-layout-image.ts): the container
+   * runs with it as `/`, as the image's user. Without one, the program runs from the host's filesystem.
+   */
+  rootfs?: ImageRootfs;
   /** The image's WORKDIR; defaults to `/`, as for an image without one. */
   workingDir?: string;
   /** Last step: map the argv Kubernetes would exec to what runs here. */

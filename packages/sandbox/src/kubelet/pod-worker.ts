@@ -16,6 +16,7 @@ import { writePodFiles } from './pod-files.ts';
 import { kubeletStatusDiffers, mergeForeignConditions, podConditions, podPhase } from './pod-status.ts';
 import { runProbe } from './probes.ts';
 import { terminationMessage } from './termination-message.ts';
+import { rootfsMounts } from './image-rootfs.ts';
 import { needsServiceAccountFiles, serviceAccountMountPath, writeServiceAccountFiles } from './service-account.ts';
 import { prepareVolumes } from './volumes.ts';
 import { unmappedImageMessage } from '../images/unmapped-image.ts';
@@ -222,6 +223,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
     mkdirSync(runDir, { recursive: true });
     const messageFile = join(runDir, 'termination-log');
     writeFileSync(messageFile, '');
+    chmodSync(messageFile, 0o666); // as the kubelet makes it: the container's user (an image's 65532) writes it
     // Each container run has its own /tmp, as a fresh container filesystem would.
     const tmpDir = join(runDir, 'tmp');
     mkdirSync(tmpDir, { recursive: true, mode: 0o1777 });
@@ -244,7 +246,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
 
     const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
     const containerID = randomBytes(16).toString('hex');
-    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir ?? '/', netns, mounts: withPrivateTmp(mounts, tmpDir), logFile, baseDir: podDir, hostname: (pod.spec.hostname ?? name).slice(0, 63) }, deps.tools);
+    const launched = launchContainer({ argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir ?? '/', netns, mounts: program.rootfs === undefined ? withPrivateTmp(mounts, tmpDir) : rootfsMounts(program.rootfs, mounts, tmpDir), logFile, baseDir: podDir, hostname: (pod.spec.hostname ?? name).slice(0, 63), ...(program.rootfs && { rootfs: program.rootfs }) }, deps.tools);
     const startedAt = nowIso();
     run.runs += 1;
     run.containerID = `sandbox://${containerID}`;
