@@ -3,9 +3,9 @@ export { systemClock, sleep } from './clock.ts';
 export type { Clock } from './clock.ts';
 
 export { createKubeClient, kubeClientOver } from './client/rest-client.ts';
-export type { KubeClient, KubeClientOptions, ListOptions, WriteOptions, DeleteOptions, WatchOptions, PatchType, RawRequest } from './client/rest-client.ts';
-export { openConnection, kubeConfigFrom } from './client/connection.ts';
-export type { Connection, ConnectionSource, ServerOptions } from './client/connection.ts';
+export type { KubeClient, KubeClientOptions, ListOptions, WriteOptions, DeleteOptions, WatchOptions, PatchType, RawRequest, RestObserver } from './client/rest-client.ts';
+export { openConnection, kubeConfigFrom, tokenFileReader } from './client/connection.ts';
+export type { Connection, ConnectionSource, ConnectionTls, ServerOptions } from './client/connection.ts';
 export { resources, resourcePath, apiVersionOf } from './client/resources.ts';
 export type { ResourceType, ObjectRef } from './client/resources.ts';
 export { isNotFound, isConflict, isAlreadyExists, isGone, isTooManyRequests, isRetryable, describeError } from './client/errors.ts';

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKubeClient, describeError, isAlreadyExists, isConflict, isNotFound, resources, type KubeObject } from '../src/index.ts';
+import { createKubeClient, createRuntimeMetrics, describeError, isAlreadyExists, isConflict, isNotFound, resources, type KubeObject } from '../src/index.ts';
 import { makeTestPki } from './support/certs.ts';
+import { eventually } from './support/eventually.ts';
 import { configMap, startTestCluster, type TestCluster } from './support/sandbox.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -74,6 +75,52 @@ describe('REST client against the sandbox API server', () => {
     // 2 at once, then one every 50 ms: the sixth leaves at about 200 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(180);
     await limited.close();
+  });
+
+  it('counts every call in client-go\'s rest-client metrics: requests by code, method and host, latency, rate-limiter wait', async () => {
+    const metrics = createRuntimeMetrics({ processMetrics: true });
+    const c = await createKubeClient({ server: cluster.proxy.url }, { observer: metrics.rest, qps: 1000, burst: 1000 });
+    const host = new URL(cluster.proxy.url).host;
+    const value = async (name: string, labels: string): Promise<number> => {
+      const line = (await metrics.registry.metrics()).split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
+      return line === undefined ? 0 : Number(line.split(' ').at(-1));
+    };
+    for (let i = 0; i < 5; i++) await c.get(resources.namespaces, { name: 'default' });
+    await c.get(resources.configmaps, { namespace: 'default', name: 'no-such-map' });
+    await c.create(resources.configmaps, configMap('counted'));
+    const stop = new AbortController();
+    const watch = c.watch(resources.configmaps, { namespace: 'default', signal: stop.signal, onEvent: () => undefined });
+    // The watch counts when its answer's headers arrive.
+    await eventually(async () => (await value('rest_client_requests_total', `code="200",method="GET",host="${host}"`)) === 6);
+    stop.abort();
+    await watch;
+    expect(await value('rest_client_requests_total', `code="404",method="GET",host="${host}"`)).toBe(1);
+    expect(await value('rest_client_requests_total', `code="201",method="POST",host="${host}"`)).toBe(1);
+    expect(await value('rest_client_request_duration_seconds_count', `verb="GET",host="${host}"`)).toBe(7);
+    expect(await value('rest_client_rate_limiter_duration_seconds_count', `verb="POST",host="${host}"`)).toBe(1);
+    const dead = await createKubeClient({ server: 'http://127.0.0.1:1' }, { observer: metrics.rest });
+    await dead.get(resources.pods, { namespace: 'default', name: 'x' });
+    expect(await value('rest_client_requests_total', 'code="<error>",method="GET",host="127.0.0.1:1"')).toBe(1);
+    // prom-client's process metrics: what the operator's memory and CPU are.
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes \d+/m);
+    await Promise.all([c.close(), dead.close()]);
+  });
+
+  it('withSignal: a call in flight is cancelled when the signal aborts, and a later one never reaches the server', async () => {
+    const scope = new AbortController();
+    const fenced = cluster.client.withSignal(scope.signal);
+    const watch = fenced.watch(resources.configmaps, { namespace: 'default', signal: new AbortController().signal, onEvent: () => undefined });
+    await eventually(() => cluster.proxy.requests.some((r) => r.startsWith('GET') && r.includes('watch=true')));
+    scope.abort();
+    expect(await watch).toEqual({ ok: true, value: 'ended' });
+    const before = cluster.proxy.requests.length;
+    const write = await fenced.create(resources.configmaps, configMap('after-abort'));
+    expect(!write.ok && write.error).toMatchObject({ status: 0, reason: 'Aborted' });
+    expect(cluster.proxy.requests.length).toBe(before);
+    // The client it came from is not affected.
+    expect((await cluster.client.get(resources.namespaces, { name: 'default' })).ok).toBe(true);
   });
 
   it('close() ends within seconds even with a watch nobody aborted (a stopping operator must not hang until SIGKILL)', async () => {

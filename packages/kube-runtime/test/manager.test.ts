@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, createManager, createRuntimeMetrics, resources, type KubeClient, type Manager, type ManagerExit } from '../src/index.ts';
+import { createLogger, createManager, resources, type KubeClient, type Manager, type ManagerExit } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
 import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
@@ -182,12 +182,32 @@ describe('manager', () => {
     expect(m.reconciled).toHaveLength(count);
   });
 
-  it('counts API requests by code and method when the client reports to the metrics', async () => {
-    const metrics = createRuntimeMetrics();
-    metrics.restRequest('GET', 200, 'h');
-    metrics.restRequest('PUT', 409, 'h');
-    const text = await metrics.registry.metrics();
-    expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="h"} 1');
-    expect(text).toContain('rest_client_requests_total{code="409",method="PUT",host="h"} 1');
+  it('a lost lease cancels the in-flight reconcile\'s API calls, and nothing it writes afterwards reaches the server', async () => {
+    await cluster.direct.create(resources.configmaps, configMap('fenced'));
+    const manager = createManager({ client: cluster.client, gracefulShutdownTimeoutMs: 5000, informerBackoff: { initialMs: 50, maxMs: 200 }, leaderElection: { ...leaderElection, identity: 'fenced' } });
+    const lost = { at: 0 };
+    const seen: { watch?: string; write?: string } = {};
+    const controller = manager.addController({
+      name: 'configmap',
+      reconcile: async (req) => {
+        if (req.key !== 'default/fenced') return;
+        // A call still in flight when the lease goes (a watch here: it lasts until cancelled).
+        const inFlight = manager.workClient.watch(resources.configmaps, { namespace: 'default', signal: new AbortController().signal, onEvent: () => undefined });
+        cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
+        const ended = await inFlight;
+        lost.at = cluster.proxy.requests.length;
+        seen.watch = ended.ok ? ended.value : ended.error.reason;
+        const write = await manager.workClient.patch(resources.configmaps, { namespace: 'default', name: 'fenced' }, { data: { written: 'after the loss' } });
+        seen.write = write.ok ? 'written' : write.error.reason;
+      },
+    });
+    controller.watch(manager.informer(resources.configmaps, { namespace: 'default' }));
+    const stop = new AbortController();
+    stops.push(stop);
+    expect(await manager.start(stop.signal)).toBe('leader-election-lost');
+    expect(seen).toEqual({ watch: 'ended', write: 'Aborted' });
+    expect(cluster.proxy.requests.slice(lost.at).filter((r) => r.startsWith('PATCH'))).toEqual([]);
+    const after = await cluster.direct.get<{ metadata: object; data?: Record<string, string> }>(resources.configmaps, { namespace: 'default', name: 'fenced' });
+    expect(after.ok && after.value.data?.written).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 // @kubernetes/client-node's KubeConfig, loaded only when such a source is used (it takes seconds to import on a
 // loaded machine); explicit server options (client certificate, CA, token) need no kubeconfig machinery.
 // Tokens go into headers only, never into messages.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, type Dispatcher } from 'undici';
@@ -30,10 +30,21 @@ export type ConnectionSource =
   | { fromDefault: true; context?: string }
   | ServerOptions;
 
+/** The TLS side of a connection: whom it trusts (ca) and what it presents (a client certificate), PEM. */
+export interface ConnectionTls {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  /** false: the server's certificate is not verified (insecure-skip-tls-verify). */
+  rejectUnauthorized?: boolean;
+  servername?: string;
+}
+
 export interface Connection {
   /** Base URL without a trailing slash. */
   server: string;
   dispatcher: Dispatcher;
+  tls: ConnectionTls;
   /** Authorization (and impersonation) headers for the next request. */
   headers(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -92,26 +103,50 @@ export async function closeWithin(agent: Agent, graceMs = 2000): Promise<void> {
 /** The undici agent every connection uses: keep-alive, and no body timeout (watches stay open for minutes). */
 const agentWith = (connect: Agent.Options['connect']): Agent => new Agent({ connect, bodyTimeout: 0, keepAliveTimeout: 30_000 });
 
+/**
+ * A token file as the kubelet keeps a projected service-account token: replaced (an atomic symlink swap) well
+ * before it expires. The file is read again whenever it changed (a stat per request, no read), so a rotated token
+ * is used from the next request on; client-go re-reads at most once a minute.
+ */
+export function tokenFileReader(path: string): () => string {
+  let seen = '';
+  let token = '';
+  return () => {
+    const st = statSync(path);
+    const version = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    if (version !== seen) {
+      token = readFileSync(path, 'utf8').trim();
+      seen = version;
+    }
+    return token;
+  };
+}
+
+const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
 /** Explicit settings: TLS material straight into the agent, the token (or token file) into the headers. */
 function directConnection(source: ServerOptions): Connection {
   const ca = source.ca ?? (source.caFile !== undefined ? readFileSync(source.caFile, 'utf8') : undefined);
-  const dispatcher = agentWith({
+  const tls: ConnectionTls = {
     ...(ca !== undefined && { ca }),
     ...(source.cert !== undefined && { cert: source.cert }),
     ...(source.key !== undefined && { key: source.key }),
     ...(source.insecureSkipTlsVerify === true && { rejectUnauthorized: false }),
     ...(source.tlsServerName !== undefined && { servername: source.tlsServerName }),
-  });
-  const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+  };
+  const dispatcher = agentWith(tls);
   const fixed = source.token !== undefined ? bearer(source.token) : {};
-  const { tokenFile } = source;
+  const fromFile = source.tokenFile !== undefined ? tokenFileReader(source.tokenFile) : undefined;
   return {
     server: source.server.replace(/\/+$/, ''),
     dispatcher,
-    headers: async () => (tokenFile !== undefined ? bearer(readFileSync(tokenFile, 'utf8').trim()) : fixed),
+    tls,
+    headers: async () => (fromFile !== undefined ? bearer(fromFile()) : fixed),
     close: () => closeWithin(dispatcher),
   };
 }
+
+const pem = (value: unknown): string | undefined => (value === undefined || value === null ? undefined : Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
 
 export async function openConnection(source: ConnectionSource): Promise<Connection> {
   if (isServerOptions(source)) return directConnection(source);
@@ -124,22 +159,31 @@ export async function openConnection(source: ConnectionSource): Promise<Connecti
   const kc = cluster.server.startsWith('http:') && !cluster.skipTLSVerify ? await plainHttp(loaded) : loaded;
   const first: RequestOptions & { headers: Record<string, string> } = { headers: {} };
   await kc.applyToHTTPSOptions(first);
-  const dispatcher = agentWith({
-    ...(first.ca !== undefined && { ca: first.ca }),
-    ...(first.cert !== undefined && { cert: first.cert }),
-    ...(first.key !== undefined && { key: first.key }),
+  const ca = pem(first.ca);
+  const cert = pem(first.cert);
+  const key = pem(first.key);
+  const tls: ConnectionTls = {
+    ...(ca !== undefined && { ca }),
+    ...(cert !== undefined && { cert }),
+    ...(key !== undefined && { key }),
     ...(first.rejectUnauthorized !== undefined && { rejectUnauthorized: first.rejectUnauthorized }),
     ...(first.servername !== undefined && { servername: first.servername }),
-  });
+  };
+  const dispatcher = agentWith(tls);
   const basic: Record<string, string> = first.auth === undefined || first.auth === null ? {} : { authorization: `Basic ${Buffer.from(first.auth).toString('base64')}` };
   const staticHeaders = { ...lowerKeys(first.headers), ...basic };
-  // Exec plugins, auth providers and token files yield tokens that expire, so those ask again per request
+  // In a pod (client-node's in-cluster user): the projected token the kubelet rotates, read again when it changed.
+  const tokenFile = user?.authProvider?.name === 'tokenFile' ? (user.authProvider.config as { tokenFile?: string } | undefined)?.tokenFile : undefined;
+  const fromFile = tokenFile !== undefined ? tokenFileReader(tokenFile) : undefined;
+  // Exec plugins and other auth providers yield tokens that expire, so those ask again per request
   // (client-node caches them until expiry); static credentials are computed once.
-  const dynamic = user?.exec !== undefined || user?.authProvider !== undefined;
+  const dynamic = user?.exec !== undefined || (user?.authProvider !== undefined && fromFile === undefined);
   return {
     server: cluster.server.replace(/\/+$/, ''),
     dispatcher,
+    tls,
     headers: async () => {
+      if (fromFile) return { ...staticHeaders, ...bearer(fromFile()) };
       if (!dynamic) return staticHeaders;
       const fresh: RequestOptions & { headers: Record<string, string> } = { headers: {} };
       await kc.applyToHTTPSOptions(fresh);

@@ -4,8 +4,8 @@
 import { request } from 'undici';
 import { sleep, systemClock, type Clock } from '../clock.ts';
 import { bucketLimiter } from '../workqueue/rate-limiters.ts';
-import { openConnection, type Connection, type ConnectionSource } from './connection.ts';
-import { errorFromException, errorFromResponse, type KubeResult } from './errors.ts';
+import { openConnection, type Connection, type ConnectionSource, type ConnectionTls } from './connection.ts';
+import { errorFromException, errorFromResponse, type KubeError, type KubeResult } from './errors.ts';
 import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';
 import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
 import { readWatchStream } from './watch-stream.ts';
@@ -81,7 +81,27 @@ export interface KubeClient {
   watch<T extends KubeObject>(type: ResourceType, options: WatchOptions<T>): Promise<KubeResult<'ended'>>;
   /** Any other call (logs, proxy, discovery): JSON parsed when the answer is JSON, else text. */
   request<T = unknown>(req: RawRequest): Promise<KubeResult<T>>;
+  /**
+   * The same client (connection, rate limit, metrics) whose every call also ends when `signal` aborts: one still in
+   * flight is cancelled, a later one fails at once with reason Aborted and never reaches the server. Leader
+   * election hands its controllers such a view, so a replica that lost its lease writes nothing more.
+   */
+  withSignal(signal: AbortSignal): KubeClient;
+  /** TLS material the connection trusts and presents (a route through the API server needs the same). */
+  readonly tls: ConnectionTls;
+  /** The authentication headers of the next request (a rotated token file is re-read). Never log them. */
+  authHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
+}
+
+/** What client-go counts per request (rest_client_requests_total, _request_duration_seconds, _rate_limiter_duration_seconds). */
+export interface RestObserver {
+  /** Every request that got an answer (its status) or none (status 0). */
+  response(method: string, status: number, host: string): void;
+  /** Seconds from sending a request to having read its answer (watches: to the response headers). */
+  latency?(method: string, host: string, seconds: number): void;
+  /** Seconds a request waited for the client-side rate limiter. */
+  throttled?(method: string, host: string, seconds: number): void;
 }
 
 export interface KubeClientOptions {
@@ -96,8 +116,8 @@ export interface KubeClientOptions {
   /** Client-side rate limit, as client-go's (KubeRay's --qps 100 / --burst 200). Unlimited when unset. */
   qps?: number;
   burst?: number;
-  /** Every answer (status 0 = none), e.g. for rest_client_requests_total. */
-  onResponse?: (method: string, status: number, host: string) => void;
+  /** client-go's rest-client metrics: see RestObserver. */
+  observer?: RestObserver;
 }
 
 const queryString = (query: RawRequest['query']): string => {
@@ -108,6 +128,14 @@ const queryString = (query: RawRequest['query']): string => {
 };
 
 const writeQuery = (o: WriteOptions = {}): RawRequest['query'] => ({ fieldManager: o.fieldManager, dryRun: o.dryRun ? 'All' : undefined, force: o.force });
+
+/** The caller's signal ended the call (whatever reason it was given): status 0, reason Aborted. */
+function aborted(req: RawRequest): KubeError {
+  const why = req.signal?.reason instanceof Error ? req.signal.reason.message : 'aborted';
+  return { status: 0, reason: 'Aborted', message: `${req.method} ${req.path}: ${why}`, method: req.method, path: req.path };
+}
+
+const nameOf = (obj: KubeObject): ObjectRef => ({ ...(obj.metadata.namespace !== undefined && { namespace: obj.metadata.namespace }), ...(obj.metadata.name !== undefined && { name: obj.metadata.name }) });
 
 export async function createKubeClient(source: ConnectionSource, options: KubeClientOptions = {}): Promise<KubeClient> {
   return kubeClientOver(await openConnection(source), options);
@@ -120,17 +148,25 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
   const clock = options.clock ?? systemClock;
   const userAgent = options.userAgent ?? 'rayjob-kube-runtime';
   const host = new URL(conn.server).host;
+  const observer = options.observer;
+  // client-go's flowcontrol token bucket: `burst` requests at once, then `qps` per second, every verb and watches
+  // included; each request reserves its token, so waiters are served in order.
   const bucket = options.qps !== undefined && options.qps > 0 ? bucketLimiter(clock, options.qps, Math.max(1, options.burst ?? Math.ceil(options.qps))) : undefined;
-  const throttle = async (signal?: AbortSignal): Promise<void> => {
-    const wait = bucket?.when('') ?? 0;
+  const throttle = async (method: string, signal?: AbortSignal): Promise<void> => {
+    if (!bucket) return;
+    const wait = bucket.when('');
     if (wait > 0) await sleep(clock, wait, signal);
+    observer?.throttled?.(method, host, wait / 1000);
   };
+  const seconds = (since: number): number => (clock.now() - since) / 1000;
 
   const once = async <T>(req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> => {
     const path = req.path + queryString(req.query);
+    if (req.signal?.aborted) return { result: { ok: false, error: aborted(req) } };
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...(await conn.headers()) };
     if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
     const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const started = clock.now();
     try {
       const res = await request(conn.server + path, {
         method: req.method as 'GET',
@@ -140,7 +176,8 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
         ...(req.body !== undefined && { body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) }),
       });
       const text = await res.body.text();
-      options.onResponse?.(req.method, res.statusCode, host);
+      observer?.response(req.method, res.statusCode, host);
+      observer?.latency?.(req.method, host, seconds(started));
       if (res.statusCode >= 200 && res.statusCode < 300) {
         const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
         return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
@@ -150,23 +187,30 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
       const retryable = res.statusCode === 429 || res.statusCode >= 500;
       return { result: { ok: false, error }, ...(retryable && retryHeader !== undefined && error.retryAfterSeconds !== undefined && { retryAfter: error.retryAfterSeconds }) };
     } catch (e) {
-      options.onResponse?.(req.method, 0, host);
-      return { result: { ok: false, error: errorFromException(req.method, req.path, e) } };
+      observer?.response(req.method, 0, host);
+      observer?.latency?.(req.method, host, seconds(started));
+      return { result: { ok: false, error: req.signal?.aborted ? aborted(req) : errorFromException(req.method, req.path, e) } };
     }
   };
 
-  const call = async <T>(req: RawRequest): Promise<KubeResult<T>> => {
-    for (let attempt = 0; ; attempt++) {
-      await throttle(req.signal);
-      const { result, retryAfter } = await once<T>(req);
-      if (result.ok || retryAfter === undefined || attempt >= maxRetries || req.signal?.aborted) return result;
-      await sleep(clock, Math.min(retryAfter, maxWait) * 1000, req.signal);
-    }
+  /** Every call of a client made by withSignal(scope) carries the scope too. */
+  const build = (scope: AbortSignal | undefined): KubeClient => {
+    const within = (signal: AbortSignal | undefined): AbortSignal | undefined => (scope && signal ? AbortSignal.any([scope, signal]) : (scope ?? signal));
+
+    const call = async <T>(raw: RawRequest): Promise<KubeResult<T>> => {
+      const signal = within(raw.signal);
+      const req = signal ? { ...raw, signal } : raw;
+      for (let attempt = 0; ; attempt++) {
+        await throttle(req.method, req.signal);
+        const { result, retryAfter } = await once<T>(req);
+        if (result.ok || retryAfter === undefined || attempt >= maxRetries || req.signal?.aborted) return result;
+        await sleep(clock, Math.min(retryAfter, maxWait) * 1000, req.signal);
+      }
+    };
+    return operations(call, scope, build);
   };
 
-  const nameOf = (obj: KubeObject): ObjectRef => ({ ...(obj.metadata.namespace !== undefined && { namespace: obj.metadata.namespace }), ...(obj.metadata.name !== undefined && { name: obj.metadata.name }) });
-
-  return {
+  const operations = (call: <T>(req: RawRequest) => Promise<KubeResult<T>>, scope: AbortSignal | undefined, rebuild: (scope: AbortSignal | undefined) => KubeClient): KubeClient => ({
     server: conn.server,
     list: (type, o = {}) =>
       call({ method: 'GET', path: resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) }), query: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue, resourceVersion: o.resourceVersion } }),
@@ -188,10 +232,24 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
     watch: async (type, o) => {
       const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
       const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
-      await throttle(o.signal);
-      return readWatchStream(conn, { path, query: queryString(query), userAgent, signal: o.signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent });
+      const signal = scope ? AbortSignal.any([scope, o.signal]) : o.signal;
+      await throttle('GET', signal);
+      if (signal.aborted) return { ok: true, value: 'ended' };
+      const started = clock.now();
+      return readWatchStream(conn, {
+        path, query: queryString(query), userAgent, signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent,
+        onAnswer: (status) => {
+          observer?.response('GET', status, host);
+          observer?.latency?.('GET', host, seconds(started));
+        },
+      });
     },
     request: call,
+    withSignal: (signal) => rebuild(scope ? AbortSignal.any([scope, signal]) : signal),
+    tls: conn.tls,
+    authHeaders: () => conn.headers(),
     close: () => conn.close(),
-  };
+  });
+
+  return build(undefined);
 }

@@ -13,9 +13,12 @@ export interface WatchStreamRequest<T extends KubeObject> {
   /** No bytes (not even a bookmark) for this long ends the request with a Timeout error. 0 = never. */
   idleTimeoutMs: number;
   onEvent: (event: WatchEvent<T>) => void;
+  /** The answer's status when its headers arrive (0: no answer), for the rest-client metrics. */
+  onAnswer?: (status: number) => void;
 }
 
 export async function readWatchStream<T extends KubeObject>(conn: Connection, w: WatchStreamRequest<T>): Promise<KubeResult<'ended'>> {
+  let answered = false;
   try {
     const res = await request(conn.server + w.path + w.query, {
       method: 'GET',
@@ -26,6 +29,8 @@ export async function readWatchStream<T extends KubeObject>(conn: Connection, w:
       bodyTimeout: w.idleTimeoutMs,
       ...(w.idleTimeoutMs > 0 && { headersTimeout: w.idleTimeoutMs }),
     });
+    answered = true;
+    w.onAnswer?.(res.statusCode);
     if (res.statusCode !== 200) {
       const text = await res.body.text();
       const retry = res.headers['retry-after'];
@@ -44,6 +49,7 @@ export async function readWatchStream<T extends KubeObject>(conn: Connection, w:
     return { ok: true, value: 'ended' };
   } catch (e) {
     if (w.signal.aborted) return { ok: true, value: 'ended' };
+    if (!answered) w.onAnswer?.(0);
     return { ok: false, error: errorFromException('GET', w.path, e) };
   }
 }

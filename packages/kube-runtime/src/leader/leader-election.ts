@@ -31,6 +31,8 @@ export interface LeaderElectionOptions {
   onStoppedLeading?: () => void | Promise<void>;
   /** Leading flips (the leader_election_master_status gauge). */
   onLeaderChange?: (leading: boolean) => void;
+  /** The moment the renew deadline passed without a renewal, while leading or while draining after a stop. */
+  onLost?: () => void;
 }
 
 export type ElectionEnd = 'lost' | 'released' | 'stopped';
@@ -155,6 +157,7 @@ export function createLeaderElector(options: LeaderElectionOptions): LeaderElect
       let lost = false;
       const renewed = keepRenewing(renewing.signal).then((kept) => {
         lost = !kept;
+        if (lost) options.onLost?.();
         leadership.abort();
       });
       await new Promise<void>((resolve) => (leadership.signal.aborted ? resolve() : leadership.signal.addEventListener('abort', () => resolve(), { once: true })));

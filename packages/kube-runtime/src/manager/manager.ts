@@ -4,6 +4,9 @@
 // graceful stop on SIGTERM: stop taking work, let in-flight reconciles finish (bounded), release the lease,
 // run the shutdown hooks, then stop informers and servers. kill() is a crash for tests: the same stop, but the
 // lease is left behind, so another replica leads only once it has expired.
+// Work is fenced by the lease: controllers, event recorders and status writers use `workClient`, whose calls are
+// cancelled (and later ones refused without reaching the server) the moment the lease is lost, or when the drain
+// outlives its grace period, before the lease is released. A replica that is no longer leader writes nothing more.
 import { systemClock, type Clock } from '../clock.ts';
 import type { ResourceType } from '../client/resources.ts';
 import type { KubeClient } from '../client/rest-client.ts';
@@ -61,6 +64,8 @@ export type ManagerExit = 'stopped' | 'leader-election-lost';
 
 export interface Manager {
   readonly client: KubeClient;
+  /** `client`, fenced by the lease (see above): give it to whatever writes on behalf of the leader. */
+  readonly workClient: KubeClient;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   /** One informer per (type, namespace, selectors), shared by every controller that asks. */
@@ -100,6 +105,8 @@ export function createManager(options: ManagerOptions): Manager {
   const informerRuns: Array<Promise<void>> = [];
   const hooks: Array<() => Promise<void>> = [];
   const shutdown = new AbortController();
+  const work = new AbortController();
+  const workClient = options.client.withSignal(work.signal);
   let killed = false;
   let run: Promise<ManagerExit> | undefined;
   let markStarted!: (error?: unknown) => void;
@@ -118,7 +125,8 @@ export function createManager(options: ManagerOptions): Manager {
       void runs.then(resolve);
       signal.addEventListener('abort', () => {
         const cancel = clock.setTimer(() => {
-          log.warn({ timeoutMs: graceMs }, 'graceful shutdown timed out with reconciles still running');
+          log.warn({ timeoutMs: graceMs }, 'graceful shutdown timed out with reconciles still running; cancelling their API calls');
+          work.abort(new Error('graceful shutdown timed out'));
           resolve();
         }, graceMs);
         void runs.then(cancel);
@@ -128,6 +136,7 @@ export function createManager(options: ManagerOptions): Manager {
 
   return {
     client: options.client,
+    workClient,
     logger: log,
     metrics,
     informer: <T extends KubeObject>(type: ResourceType, scope: InformerScope<T> = {}) => {
@@ -150,11 +159,11 @@ export function createManager(options: ManagerOptions): Manager {
       return holder.controller;
     },
     eventRecorder: (component, api) => {
-      const recorder = createEventRecorder({ client: options.client, component, clock, logger: log, ...(api && { api }) });
+      const recorder = createEventRecorder({ client: workClient, component, clock, logger: log, ...(api && { api }) });
       recorders.push(recorder);
       return recorder;
     },
-    statusWriter: (type, fieldManager) => createStatusWriter({ client: options.client, type, ...(fieldManager !== undefined && { fieldManager }) }),
+    statusWriter: (type, fieldManager) => createStatusWriter({ client: workClient, type, ...(fieldManager !== undefined && { fieldManager }) }),
     addHealthzCheck: (name, check) => void healthz.set(name, check),
     addReadyzCheck: (name, check) => void readyz.set(name, check),
     isLeader: () => leading,
@@ -167,6 +176,7 @@ export function createManager(options: ManagerOptions): Manager {
     },
     kill: async () => {
       killed = true;
+      work.abort(new Error('killed'));
       shutdown.abort();
       await run?.catch(() => undefined);
     },
@@ -213,6 +223,10 @@ export function createManager(options: ManagerOptions): Manager {
             return !killed && le.releaseOnCancel !== false;
           },
           onLeaderChange: metrics.leaderElection(le.id),
+          onLost: () => {
+            log.error('leader election lost: cancelling in-flight API calls');
+            work.abort(new Error('leader election lost'));
+          },
           onStartedLeading: (leadership) => {
             leading = true;
             leadership.addEventListener('abort', () => (leading = false), { once: true });

@@ -1,8 +1,11 @@
 // controller-runtime's and client-go's metrics on a prom-client registry, under their names and labels, so
 // dashboards and alerts written for KubeRay's operator read ours: controller_runtime_reconcile_*,
 // controller_runtime_active_workers / _max_concurrent_reconciles, workqueue_*, leader_election_master_status
-// and rest_client_requests_total.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+// and client-go's rest_client_requests_total, rest_client_request_duration_seconds and
+// rest_client_rate_limiter_duration_seconds; with `processMetrics`, prom-client's default process_* and nodejs_*
+// metrics too (controller-runtime's registry carries the process and Go collectors: memory, CPU, file descriptors).
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RestObserver } from '../client/rest-client.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { ControllerMetrics } from '../controller/controller-metrics.ts';
 import type { QueueMetrics } from '../workqueue/queue-metrics.ts';
@@ -17,13 +20,25 @@ export interface RuntimeMetrics {
   /** `inFlightSince` feeds the unfinished-work and longest-running gauges at scrape time. */
   queue(name: string, inFlightSince: () => number[]): QueueMetrics;
   leaderElection(name: string): (leading: boolean) => void;
-  restRequest(method: string, status: number, host: string): void;
+  /** Give it to the REST client (KubeClientOptions.observer). */
+  rest: RestObserver;
 }
 
-export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clock } = {}): RuntimeMetrics {
+// client-go's buckets for the request and rate-limiter latencies.
+const restBuckets = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
+
+export interface RuntimeMetricsOptions {
+  registry?: Registry;
+  clock?: Clock;
+  /** prom-client's default metrics (process_resident_memory_bytes, nodejs_heap_size_used_bytes, ...): once per process. */
+  processMetrics?: boolean;
+}
+
+export function createRuntimeMetrics(options: RuntimeMetricsOptions = {}): RuntimeMetrics {
   const registry = options.registry ?? new Registry();
   const clock = options.clock ?? systemClock;
   const registers = [registry];
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers });
   const reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers });
   const terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers });
@@ -57,6 +72,8 @@ export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clo
   });
   const leader = new Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.', labelNames: ['name'], registers });
   const rest = new Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host.', labelNames: ['code', 'method', 'host'], registers });
+  const restLatency = new Histogram({ name: 'rest_client_request_duration_seconds', help: 'Request latency in seconds. Broken down by verb, and host.', labelNames: ['verb', 'host'], buckets: restBuckets, registers });
+  const restThrottled = new Histogram({ name: 'rest_client_rate_limiter_duration_seconds', help: 'Client side rate limiter latency in seconds. Broken down by verb, and host.', labelNames: ['verb', 'host'], buckets: restBuckets, registers });
 
   return {
     registry,
@@ -94,6 +111,10 @@ export function createRuntimeMetrics(options: { registry?: Registry; clock?: Clo
       leader.set({ name }, 0);
       return (leading) => leader.set({ name }, leading ? 1 : 0);
     },
-    restRequest: (method, status, host) => rest.inc({ code: status === 0 ? '<error>' : String(status), method, host }),
+    rest: {
+      response: (method, status, host) => rest.inc({ code: status === 0 ? '<error>' : String(status), method, host }),
+      latency: (verb, host, seconds) => restLatency.observe({ verb, host }, seconds),
+      throttled: (verb, host, seconds) => restThrottled.observe({ verb, host }, seconds),
+    },
   };
 }
