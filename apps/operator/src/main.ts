@@ -1,5 +1,6 @@
 // rayjob-operator: parse KubeRay's flags and env, start the controllers, stop gracefully on SIGTERM/SIGINT.
 import { loadConfig, usage } from './config/config.ts';
+import { createLogger, onShutdownSignals } from '@rayjob/kube-runtime';
 import { startOperator } from './operator.ts';
 
 const loaded = loadConfig(process.argv.slice(2), process.env);
@@ -11,17 +12,13 @@ if (loaded.ok === false) {
   process.stderr.write(`rayjob-operator: ${loaded.message}\nRun with --help for usage.\n`);
   process.exit(2);
 }
+const logger = createLogger({ level: loaded.config.logLevel });
 const operator = await startOperator({
   config: loaded.config,
+  logger,
   // As controller-runtime: a replica that lost the lease exits, and its pod restarts as a follower.
   onLeadershipLost: () => process.exit(1),
 });
-let stopping = false;
-const stop = (signal: string): void => {
-  if (stopping) return;
-  stopping = true;
-  process.stderr.write(`rayjob-operator: ${signal}: finishing in-flight reconciles\n`);
-  void operator.stop().then(() => process.exit(0));
-};
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+// SIGTERM/SIGINT: finish in-flight reconciles (at most DRAIN_BUDGET_SECONDS), release the lease, exit 0; a second
+// signal exits 1 at once (controller-runtime's SetupSignalHandler), for whoever will not wait for the drain.
+onShutdownSignals(() => void operator.stop().then(() => process.exit(0)), logger);

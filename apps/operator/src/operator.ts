@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
-import { createKubeClient, createLogger, createManager, type KubeClient, type Logger, type ManagerExit } from '@rayjob/kube-runtime';
+import { createLogger, createManager, createRuntimeMetrics, kubeClientOver, openConnection, type ConnectionSource, type KubeClient, type Logger, type ManagerExit } from '@rayjob/kube-runtime';
 import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
@@ -21,7 +21,17 @@ export interface OperatorOptions {
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   /** Called when this replica loses the lease while running (main exits 1, as controller-runtime does). */
   onLeadershipLost?: () => void;
+  /** Where the API server is (default: --kubeconfig, else KUBECONFIG / in-cluster / ~/.kube/config). */
+  connection?: ConnectionSource;
 }
+
+/**
+ * How long a stopping replica lets in-flight reconciles finish (controller-runtime's GracefulShutdownTimeout).
+ * After it the reconciles' API calls are cancelled, the lease released, dashboards closed and queued events written;
+ * a pod's terminationGracePeriodSeconds must exceed this plus that tail (the chart uses 60 s), or SIGKILL lands before
+ * the lease is released and the next leader waits out the lease duration.
+ */
+export const DRAIN_BUDGET_SECONDS = 30;
 
 export interface RunningOperator {
   client: KubeClient;
@@ -37,13 +47,6 @@ export interface RunningOperator {
   kill(): Promise<void>;
 }
 
-const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
-
-/** In a pod, the service proxy route authenticates with the pod's service account token. */
-function serviceAccountAuthorization(): string | undefined {
-  return existsSync(SERVICE_ACCOUNT_TOKEN) ? `Bearer ${readFileSync(SERVICE_ACCOUNT_TOKEN, 'utf8').trim()}` : undefined;
-}
-
 /**
  * Starts one operator replica on kube-runtime's manager: it owns the shared informers, the Lease election, the
  * /metrics and /healthz /readyz servers and the shutdown; every registered controller adds its work queue to it.
@@ -52,28 +55,38 @@ function serviceAccountAuthorization(): string | undefined {
 export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const client = await createKubeClient(config.kubeconfig ? { kubeconfigPath: config.kubeconfig } : { fromDefault: true }, { userAgent: operatorUserAgent });
+  const connection = await openConnection(options.connection ?? (config.kubeconfig ? { kubeconfigPath: config.kubeconfig } : { fromDefault: true }));
+  const metrics = createRuntimeMetrics({ processMetrics: true });
+  // --qps/--burst on every call (client-go's token bucket); the Lease gets a bucket of its own over the same
+  // connection, so a burst of reconciles never delays a renewal into a lost lease.
+  const limits = { userAgent: operatorUserAgent, qps: config.qps, burst: config.burst, observer: metrics.rest };
+  const client = kubeClientOver(connection, limits);
   const identity = options.identity ?? `${hostname()}_${process.pid}`;
   // controller-runtime's endpoints: /metrics on --metrics-addr, /healthz and /readyz on --health-probe-bind-address
   // (ready once every informer has listed, a follower too: it must be able to take over warm).
   const manager = createManager({
     client,
     logger,
+    metrics,
     metricsBindAddress: config.metricsAddr,
     healthProbeBindAddress: config.probeAddr,
+    gracefulShutdownTimeoutMs: DRAIN_BUDGET_SECONDS * 1000,
     ...(config.enableLeaderElection && {
-      leaderElection: { id: config.leaderElectionId, namespace: leaseNamespace(config.leaderElectionNamespace), identity, ...options.leaderElection },
+      leaderElection: { id: config.leaderElectionId, namespace: leaseNamespace(config.leaderElectionNamespace), identity, client: kubeClientOver(connection, limits), ...options.leaderElection },
     }),
   });
   const informers = createSharedInformers(manager, config.watchNamespaces);
+  // Through the API server's service proxy the dashboard is reached as the API server is: its CA, the same client
+  // certificate or token (asked per client, so a token the kubelet rotated is used), the same audit identity.
   const dashboardRoute = {
     useKubernetesProxy: config.useKubernetesProxy,
-    ...(config.useKubernetesProxy && { apiServer: { url: client.server, authorization: serviceAccountAuthorization() } }),
+    ...(config.useKubernetesProxy && { apiServer: { url: client.server, tls: client.tls, authHeaders: () => client.authHeaders() } }),
     ...(options.dashboardLookup && { lookup: options.dashboardLookup }),
   };
   const started: Record<string, StartedController> = {};
   for (const registration of options.controllers ?? registered) {
-    const controller = registration.setup({ config, client, manager, informers, logger, dashboardRoute, identity });
+    // Controllers write through the manager's work client: fenced by the lease (nothing is written after it is lost).
+    const controller = registration.setup({ config, client: manager.workClient, manager, informers, logger, dashboardRoute, identity });
     started[registration.name] = controller;
     // After the workers stopped and the lease was released: close dashboards and log tails, write queued events.
     manager.addShutdownHook(() => controller.close());

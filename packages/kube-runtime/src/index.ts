@@ -52,4 +52,5 @@ export type { RuntimeMetrics } from './metrics/runtime-metrics.ts';
 export { startProbeServer, parseBindAddress } from './manager/probe-server.ts';
 export type { ProbeServer, ProbeRoutes, Check } from './manager/probe-server.ts';
 export { createManager } from './manager/manager.ts';
+export { onShutdownSignals } from './manager/signals.ts';
 export type { Manager, ManagerOptions, ManagerExit, LeaderElectionConfig, InformerScope } from './manager/manager.ts';

@@ -16,6 +16,22 @@ export interface TlsOptions {
   verify?: boolean;
   /** PEM contents of the CA bundle to trust (not a path). */
   ca?: string;
+  /** A client certificate and its key (PEM), e.g. for the API server's service proxy with a certificate user. */
+  cert?: string;
+  key?: string;
+  /** The name to verify the server certificate against (SNI), when it differs from the address's host. */
+  servername?: string;
+}
+
+/** The TLS part of an undici/ws connect option. */
+export function connectTls(tls: TlsOptions): { rejectUnauthorized: boolean; ca?: string; cert?: string; key?: string; servername?: string } {
+  return {
+    rejectUnauthorized: tls.verify !== false,
+    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls.cert !== undefined ? { cert: tls.cert } : {}),
+    ...(tls.key !== undefined ? { key: tls.key } : {}),
+    ...(tls.servername !== undefined ? { servername: tls.servername } : {}),
+  };
 }
 
 export interface HttpTransport {
@@ -39,8 +55,7 @@ export function createHttpTransport(config: {
     keepAliveTimeout: 4_000,
     connections: 16,
     connect: {
-      rejectUnauthorized: config.tls.verify !== false,
-      ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+      ...connectTls(config.tls),
       ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
     },
   });

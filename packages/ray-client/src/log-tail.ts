@@ -9,7 +9,7 @@ import type { LookupFunction } from 'node:net';
 import { classifyStatus, classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
 import type { RayFailure } from './result.ts';
-import type { TlsOptions } from './http-transport.ts';
+import { connectTls, type TlsOptions } from './http-transport.ts';
 
 export type TailResult =
   /** The server sent a close frame with 1000. The job may or may not be terminal: ask. */
@@ -61,8 +61,7 @@ export function tailJobLogs(
       maxPayload: 1024 * 1024 * 1024,
       handshakeTimeout: options.handshakeTimeoutMs ?? config.defaultTimeoutMs,
       followRedirects: false,
-      rejectUnauthorized: config.tls.verify !== false,
-      ...(config.tls.ca !== undefined ? { ca: config.tls.ca } : {}),
+      ...connectTls(config.tls),
       ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
     });
 

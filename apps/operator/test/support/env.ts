@@ -1,7 +1,7 @@
 // One sandbox per test file: API server with the ray.io CRDs, Job controller, kubelet running pods as processes
 // (Ray images -> the Ray emulator, our submitter image -> our submitter's source), the test-only RayCluster
 // stand-in, and the operator under test in this process (cluster DNS through the sandbox's lookup).
-import { createLogger } from '@rayjob/kube-runtime';
+import { createLogger, type ConnectionSource } from '@rayjob/kube-runtime';
 import { join } from 'node:path';
 import { startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
@@ -48,6 +48,8 @@ export interface EnvOptions {
   faultProxy?: boolean;
   /** Environment variables the operators read (KubeRay's), beside testEnvVars. */
   envVars?: Record<string, string>;
+  /** How the operators reach the API server (default: the sandbox's kubeconfig), made once the sandbox is up. */
+  connection?: (sandbox: Sandbox) => Promise<ConnectionSource>;
 }
 
 export async function startEnv(argv: string[] = [], options: EnvOptions = {}): Promise<Env> {
@@ -57,6 +59,7 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
   await api(sandbox.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: operatorNamespace } });
   const standIn = startRayClusterStandIn(sandbox.url);
   const proxy = options.faultProxy ? await startFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
+  const connection = options.connection ? await options.connection(sandbox) : undefined;
   const launch = async (args: string[], identity?: string) => {
     const loaded = loadConfig([...baseArgv, '--kubeconfig', proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, ...args], { ...testEnvVars, ...options.envVars });
     if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
@@ -70,6 +73,7 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
         return h;
       } }],
       ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
+      ...(connection && { connection }),
       ...(identity && { identity }),
       ...(options.leaderElection && { leaderElection: options.leaderElection }),
       logger: silentTestLogger(),

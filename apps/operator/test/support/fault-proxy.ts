@@ -15,7 +15,9 @@ export type Fault =
   /** Forwarded and applied upstream; the client's connection is reset. */
   | { kind: 'reset-after-apply' }
   /** A watch (with a resourceVersion) gets a 410 Gone ERROR event and ends. */
-  | { kind: 'watch-gone' };
+  | { kind: 'watch-gone' }
+  /** Held until release(): then forwarded, unless the client gave up on it meanwhile (never reaches the server). */
+  | { kind: 'hold' };
 
 export interface FaultRule {
   method: string;
@@ -37,6 +39,8 @@ export interface Seen {
 export interface FaultProxy {
   kubeconfigPath: string;
   inject(rule: FaultRule): void;
+  /** Lets held requests go on; resolves with how many were still wanted by their client (and so forwarded). */
+  release(): number;
   /** Every request the operator sent through the proxy, in order. */
   seen: Seen[];
   close(): Promise<void>;
@@ -62,6 +66,7 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
   const upstream = new URL(config.clusters[0]?.cluster.server ?? '');
   const rules: Array<FaultRule & { left: number }> = [];
   const seen: Seen[] = [];
+  const held: Array<() => boolean> = [];
 
   const forward = (req: IncomingMessage, onResponse: (up: IncomingMessage) => void, onError: () => void): ClientRequest => {
     const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, onResponse);
@@ -94,15 +99,26 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (2)', reason: 'Expired', code: 410 } })}\n`);
+    } else if (fault?.kind === 'hold') {
+      let gone = false;
+      res.on('close', () => (gone = true));
+      held.push(() => {
+        if (gone || res.destroyed) return false;
+        pass(req, res, fail);
+        return true;
+      });
     } else {
-      const up = forward(req, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      }, fail);
-      // A watch the operator closes ends upstream too.
-      res.on('close', () => up.destroy());
+      pass(req, res, fail);
     }
   });
+  const pass = (req: IncomingMessage, res: ServerResponse, fail: () => void): void => {
+    const up = forward(req, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    }, fail);
+    // A watch the operator closes ends upstream too.
+    res.on('close', () => up.destroy());
+  };
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -115,6 +131,7 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
   return {
     kubeconfigPath,
     inject: (rule) => void rules.push({ ...rule, left: rule.times ?? 1 }),
+    release: () => held.splice(0).filter((go) => go()).length,
     seen,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -32,6 +32,8 @@ export interface LeaderElectionConfig {
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
   releaseOnCancel?: boolean;
+  /** The Lease's own client (default: the manager's): with its own rate limit, reconcile bursts never delay a renewal. */
+  client?: KubeClient;
 }
 
 export interface ManagerOptions {
@@ -213,7 +215,7 @@ export function createManager(options: ManagerOptions): Manager {
         const le = options.leaderElection;
         let runs: Promise<void> = Promise.resolve();
         elector = createLeaderElector({
-          client: options.client, namespace: le.namespace, name: le.id, clock, logger: log,
+          client: le.client ?? options.client, namespace: le.namespace, name: le.id, clock, logger: log,
           ...(le.identity !== undefined && { identity: le.identity }),
           ...(le.leaseDurationMs !== undefined && { leaseDurationMs: le.leaseDurationMs }),
           ...(le.renewDeadlineMs !== undefined && { renewDeadlineMs: le.renewDeadlineMs }),

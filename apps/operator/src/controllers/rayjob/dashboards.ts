@@ -7,10 +7,22 @@ import { operatorUserAgent } from '../../user-agent.ts';
 export interface DashboardRoute {
   /** true: through the API server's service proxy (`--use-kubernetes-proxy`). */
   useKubernetesProxy: boolean;
-  /** API server base URL and the Authorization header value for the proxy route. */
-  apiServer?: { url: string; authorization?: string | undefined; ca?: string | undefined } | undefined;
+  /**
+   * The API server for the proxy route: its base URL, the TLS material the operator's API client uses (the cluster
+   * CA, a client certificate) and its authentication headers, asked each time a client is made (a token the kubelet
+   * rotated is picked up; the client built with the old one is closed).
+   */
+  apiServer?: { url: string; tls?: ApiServerTls; authHeaders: () => Promise<Record<string, string>> } | undefined;
   /** Name resolution for the direct route (a sandbox's cluster DNS when the operator runs outside it). */
   lookup?: LookupFunction | undefined;
+}
+
+export interface ApiServerTls {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  rejectUnauthorized?: boolean;
+  servername?: string;
 }
 
 /** Reads the `auth_token` key of a Secret; undefined when the Secret or key is missing. Never logged. */
@@ -31,7 +43,8 @@ const DIRECT_TIMEOUT_MS = 2_000;
 const PROXY_TIMEOUT_MS = 10_000;
 
 export function createDashboardClients(route: DashboardRoute, readSecret: SecretReader, idleMs = 10 * 60_000): DashboardClients {
-  const clients = new Map<string, { client: RayClient; usedAt: number }>();
+  /** Per (cluster, address): the client and the credentials it was made with. */
+  const clients = new Map<string, { client: RayClient; usedAt: number; credentials: string }>();
 
   function address(cluster: RayCluster, dashboardURL: string): string {
     if (!route.useKubernetesProxy || !route.apiServer) return /^https?:\/\//.test(dashboardURL) ? dashboardURL : `http://${dashboardURL}`;
@@ -63,29 +76,41 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
       const auth = await token(cluster);
       if (!auth.ok) return auth;
       const base = address(cluster, dashboardURL);
-      // The token is part of the key (so a rotated token takes effect) but only as a fingerprint-free marker
-      // of identity inside this process; keys are never logged.
-      const key = `${cluster.metadata.uid ?? ''}|${base}|${auth.token ?? ''}`;
+      const apiServer = route.useKubernetesProxy ? route.apiServer : undefined;
+      const { authorization, ...apiHeaders } = apiServer ? await apiServer.authHeaders() : {};
+      // A rotated Ray token or API server token makes a new client (keys and credentials are never logged).
+      const key = `${cluster.metadata.uid ?? ''}|${base}`;
+      const credentials = JSON.stringify([auth.token ?? '', authorization ?? '', apiHeaders]);
       const now = Date.now();
       sweep(now);
       const existing = clients.get(key);
-      if (existing) {
+      if (existing?.credentials === credentials) {
         existing.usedAt = now;
         return { ok: true, client: existing.client };
       }
+      // Closed once a call still using it has had its time; a log tail opened through it keeps its own socket.
+      if (existing) setTimeout(() => void existing.client.close(), PROXY_TIMEOUT_MS).unref();
       try {
-        const proxied = route.useKubernetesProxy && route.apiServer;
+        const tls = apiServer?.tls;
         const client = createRayClient({
           address: base,
           // Through the service proxy these are API server requests: the audit log attributes them to the operator.
-          headers: { 'user-agent': operatorUserAgent },
+          headers: { ...apiHeaders, 'user-agent': operatorUserAgent },
           ...(auth.token !== undefined && { token: auth.token }),
-          ...(proxied && route.apiServer?.authorization !== undefined && { apiServerAuthorization: route.apiServer.authorization }),
-          ...(proxied && route.apiServer?.ca !== undefined && { tls: { ca: route.apiServer.ca } }),
-          ...(!proxied && route.lookup !== undefined && { lookup: route.lookup }),
-          timeoutMs: proxied ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
+          ...(authorization !== undefined && { apiServerAuthorization: authorization }),
+          ...(tls && {
+            tls: {
+              verify: tls.rejectUnauthorized !== false,
+              ...(tls.ca !== undefined && { ca: tls.ca }),
+              ...(tls.cert !== undefined && { cert: tls.cert }),
+              ...(tls.key !== undefined && { key: tls.key }),
+              ...(tls.servername !== undefined && { servername: tls.servername }),
+            },
+          }),
+          ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
+          timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
         });
-        clients.set(key, { client, usedAt: now });
+        clients.set(key, { client, usedAt: now, credentials });
         return { ok: true, client };
       } catch (err) {
         return { ok: false, message: (err as Error).message };
