@@ -39,8 +39,10 @@ export interface Seen {
 export interface FaultProxy {
   kubeconfigPath: string;
   inject(rule: FaultRule): void;
-  /** Lets held requests go on; resolves with how many were still wanted by their client (and so forwarded). */
+  /** Lets held requests go on; how many were still wanted by their client (and so forwarded). */
   release(): number;
+  /** How many held requests their clients still wait for. */
+  heldWanted(): number;
   /** Every request the operator sent through the proxy, in order. */
   seen: Seen[];
   close(): Promise<void>;
@@ -66,7 +68,7 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
   const upstream = new URL(config.clusters[0]?.cluster.server ?? '');
   const rules: Array<FaultRule & { left: number }> = [];
   const seen: Seen[] = [];
-  const held: Array<() => boolean> = [];
+  const held: Array<{ go: () => boolean; wanted: () => boolean }> = [];
 
   const forward = (req: IncomingMessage, onResponse: (up: IncomingMessage) => void, onError: () => void): ClientRequest => {
     const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, onResponse);
@@ -102,10 +104,15 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
     } else if (fault?.kind === 'hold') {
       let gone = false;
       res.on('close', () => (gone = true));
-      held.push(() => {
-        if (gone || res.destroyed) return false;
-        pass(req, res, fail);
-        return true;
+      req.socket.on('close', () => (gone = true));
+      const wanted = (): boolean => !(gone || res.destroyed || req.socket.destroyed);
+      held.push({
+        wanted,
+        go: () => {
+          if (!wanted()) return false;
+          pass(req, res, fail);
+          return true;
+        },
       });
     } else {
       pass(req, res, fail);
@@ -131,7 +138,8 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
   return {
     kubeconfigPath,
     inject: (rule) => void rules.push({ ...rule, left: rule.times ?? 1 }),
-    release: () => held.splice(0).filter((go) => go()).length,
+    release: () => held.splice(0).filter((h) => h.go()).length,
+    heldWanted: () => held.filter((h) => h.wanted()).length,
     seen,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());

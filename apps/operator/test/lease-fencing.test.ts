@@ -1,0 +1,46 @@
+// Work is fenced by the lease (issue 23): a replica whose lease is lost mid-reconcile makes no write after it. The
+// reconcile's RayCluster create is held by the proxy in front of the API server while the lease's renewals fail;
+// once the renew deadline passed, the held create is let go: it must no longer be wanted (the operator cancelled
+// it), and no write of the operator reaches the API server from the moment of the loss on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually } from './support/api.ts';
+import { createRayJob, rayJobManifest, startEnv, type Env } from './support/env.ts';
+import { operatorNamespace } from './support/least-privilege.ts';
+import { isOperatorCall } from './support/operator-calls.ts';
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv(['--enable-leader-election=true', `--leader-election-namespace=${operatorNamespace}`], {
+    faultProxy: true,
+    identity: 'fenced',
+    leaderElection: { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
+  });
+}, 120_000);
+afterAll(async () => {
+  await env?.stop();
+});
+
+const writeVerbs = ['create', 'update', 'patch', 'delete'];
+
+describe('lease fencing', { timeout: 120_000 }, () => {
+  it('a lease lost mid-reconcile: the write in flight is cancelled and nothing is written after the loss', async () => {
+    const proxy = env.proxy!;
+    await eventually('the replica to lead', () => env.operator.isLeader());
+    proxy.inject({ method: 'POST', path: /\/rayclusters(\?|$)/, fault: { kind: 'hold' } });
+    await createRayJob(env.url, rayJobManifest('fenced', { submissionMode: 'HTTPMode', entrypoint: 'echo fenced' }));
+    await eventually('the RayCluster create to be held', () => proxy.seen.some((s) => s.fault === 'hold'), 60_000);
+    // From now on the lease cannot be renewed: the renew deadline passes while the create is in flight.
+    for (const method of ['GET', 'PUT']) proxy.inject({ method, path: /\/leases\//, fault: { kind: 'answer', status: 503 }, times: 100_000 });
+    await eventually('the lease to be lost', () => !env.operator.isLeader(), 20_000, 20);
+    const lostAt = Date.now();
+    // The cancelled request's connection closes a moment later; then the held create is let go.
+    await eventually('the held create to be given up by the operator', () => proxy.heldWanted() === 0, 5_000, 50).catch(() => undefined);
+    expect(proxy.release()).toBe(0);
+    // Give anything still queued in the operator the chance to show itself.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const writesAfter = env.audit.filter((e) => isOperatorCall(e) && writeVerbs.includes(e.verb) && e.objectRef?.resource !== 'leases' && Date.parse(e.requestReceivedTimestamp) >= lostAt);
+    expect(writesAfter.map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+    const clusters = (await api(env.url, 'GET', '/apis/ray.io/v1/namespaces/default/rayclusters')).body.items;
+    expect(clusters).toEqual([]);
+  });
+});
