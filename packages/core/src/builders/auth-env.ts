@@ -1,5 +1,6 @@
 import { SubmitterEnv } from '../contracts/submitter-cli.ts';
 import type { EnvVar, RayClusterSpec } from '../schema/index.ts';
+import { clipName } from './clip-name.ts';
 
 /**
  * Secret name holding a cluster's auth token when authOptions.secretName is not set: the cluster name, kept
@@ -8,9 +9,7 @@ import type { EnvVar, RayClusterSpec } from '../schema/index.ts';
 export function authSecretName(clusterName: string, spec: RayClusterSpec | undefined): string {
   const explicit = spec?.authOptions?.secretName;
   if (explicit) return explicit;
-  let name = clusterName.length > 50 ? clusterName.slice(clusterName.length - 50) : clusterName;
-  if (name && !/^[a-z]/.test(name)) name = `r${name.slice(1)}`;
-  return name;
+  return clipName(clusterName);
 }
 
 export function tokenAuthEnabled(spec: RayClusterSpec | undefined): boolean {

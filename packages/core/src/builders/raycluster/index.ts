@@ -7,3 +7,5 @@ export * from './ray-pod.ts';
 export * from './cluster-services.ts';
 export * from './spec-hash.ts';
 export * from './auth-secret.ts';
+export * from './autoscaler.ts';
+export * from './autoscaler-rbac.ts';

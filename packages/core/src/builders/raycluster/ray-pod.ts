@@ -1,9 +1,10 @@
 import { formatQuantity, parseQuantity } from '../../quantity/quantity.ts';
 import type { Container, OwnerReference, Pod, PodTemplateSpec, RayCluster, WorkerGroupSpec } from '../../schema/index.ts';
 import { volumeMountsOf } from '../../validation/pod-env.ts';
-import { FT_ENABLED_ANNOTATION } from '../../validation/raycluster-spec.ts';
+import { FT_ENABLED_ANNOTATION, isAutoscalingEnabled } from '../../validation/raycluster-spec.ts';
 import { clusterHeadServiceName } from '../dashboard.ts';
 import { CREATED_BY_OPERATOR, labelKeys } from '../labels.ts';
+import { AUTOSCALER_CONTAINER, RAY_LOGS_MOUNT_PATH, RAY_LOGS_VOLUME, withAutoscalerSidecar, withWorkerRestartPolicy } from './autoscaler.ts';
 import { withDefaultProbes } from './probes.ts';
 import {
   creatorKind,
@@ -98,7 +99,8 @@ function rayContainerOf(template: PodTemplateSpec): Container {
 
 /** The template with KubeRay's metadata, labels, annotations and metrics port: DefaultHeadPodTemplate / DefaultWorkerPodTemplate. */
 function groupTemplate(cluster: RayCluster, group: GroupInput, settings: RayClusterSettings, fqdn: string): PodTemplateSpec {
-  const template = structuredClone(group.template);
+  const cloned = structuredClone(group.template);
+  const template = group.nodeType === 'head' ? withAutoscalerSidecar(cluster, cloned) : withWorkerRestartPolicy(cluster, cloned);
   const spec = template.spec ?? {};
   const containers = [...(spec.containers ?? [])];
   let ray = { ...rayContainerOf(template) };
@@ -157,11 +159,18 @@ function buildPod(cluster: RayCluster, template: PodTemplateSpec, group: GroupIn
     groupLabels: group.labels,
     containerResources: ray.resources,
     headAddress: `${fqdn}:${port}`,
+    autoscaling: group.nodeType === 'head' && isAutoscalingEnabled(cluster.spec),
   });
   const volumes = [...((spec.volumes ?? []) as { name?: string }[])];
   if (!('plasma-directory' in params) && !volumeMountsOf(ray).some((m) => m.mountPath === '/dev/shm')) {
     if (!volumes.some((v) => v.name === 'shared-mem')) volumes.push(sharedMemoryVolume(ray));
     ray.volumeMounts = [...(ray.volumeMounts ?? []), { mountPath: '/dev/shm', name: 'shared-mem' }];
+  }
+  const autoscalerIndex = group.nodeType === 'head' && isAutoscalingEnabled(cluster.spec) ? containers.findIndex((c) => c.name === AUTOSCALER_CONTAINER) : -1;
+  if (autoscalerIndex > 0) {
+    // The autoscaler writes its event logs where the head's Ray reads them: one emptyDir at /tmp/ray in both.
+    ray = withRayLogsMount(ray, volumes);
+    containers[autoscalerIndex] = withRayLogsMount(containers[autoscalerIndex] as Container, volumes);
   }
   const startCommand = rayStartCommand(group.nodeType, params);
   const userCommand = [...(ray.command ?? []), ...(ray.args ?? [])].map((part) => ` ${part} `).join('');
@@ -208,6 +217,13 @@ function withPodDefaults(template: PodTemplateSpec, nodeType: RayNodeType, setti
     },
     spec: { ...(template.spec ?? {}), containers: [...(template.spec?.containers ?? []), ...structuredClone(sidecars)] },
   };
+}
+
+/** KubeRay's addEmptyDir for `ray-logs`: skipped when the container already mounts /tmp/ray; the volume added once. */
+function withRayLogsMount(container: Container, volumes: { name?: string }[]): Container {
+  if (volumeMountsOf(container).some((m) => m.mountPath === RAY_LOGS_MOUNT_PATH)) return container;
+  if (!volumes.some((v) => v.name === RAY_LOGS_VOLUME)) volumes.push({ name: RAY_LOGS_VOLUME, emptyDir: {} } as { name: string });
+  return { ...container, volumeMounts: [...(container.volumeMounts ?? []), { mountPath: RAY_LOGS_MOUNT_PATH, name: RAY_LOGS_VOLUME }] };
 }
 
 /** emptyDir in memory at /dev/shm, sized by the Ray container's memory limit, else its request. */

@@ -28,6 +28,8 @@ export interface RayStartInput {
   containerResources: ResourceRequirements | undefined;
   /** Worker only: `<head FQDN>:<head port>`. */
   headAddress?: string;
+  /** Head of an autoscaling cluster: the sidecar is Ray's monitor, so `ray start` runs none (`--no-monitor`). */
+  autoscaling?: boolean;
 }
 
 /** The completed parameter map (a new object; the spec is not touched). */
@@ -41,6 +43,7 @@ export function completeRayStartParams(input: RayStartInput): Record<string, str
   if (!('metrics-export-port' in params)) params['metrics-export-port'] = '8080';
   params.block = 'true';
   if (!('dashboard-agent-listen-port' in params)) params['dashboard-agent-listen-port'] = '52365';
+  if (input.autoscaling) params['no-monitor'] = 'true';
   applyContainerResources(params, input.containerResources);
   return params;
 }
