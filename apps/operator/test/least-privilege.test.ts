@@ -70,6 +70,14 @@ describe('needed permissions from audit events', () => {
       ['ray.io|rayjobs/status|update', ['a']],
       ['ray.io|rayjobs|watch', ['']],
     ]);
+    const role = neededPermissions([event('create', { resource: 'roles', apiGroup: 'rbac.authorization.k8s.io', namespace: 'n' }, {
+      rules: [{ apiGroups: ['ray.io'], resources: ['rayclusters'], verbs: ['get', 'patch'] }],
+    })], plurals);
+    expect(role.map((n) => [n.permission, n.namespaces])).toEqual([
+      ['ray.io|rayclusters|get', ['n']],
+      ['ray.io|rayclusters|patch', ['n']],
+      ['rbac.authorization.k8s.io|roles|create', ['n']],
+    ]);
     expect(unionNeeds([needs, [need('ray.io|rayjobs|watch', ['c'])]]).find((n) => n.permission === 'ray.io|rayjobs|watch')).toMatchObject({ namespaces: ['', 'c'], calls: 2 });
   });
 });

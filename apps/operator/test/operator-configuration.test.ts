@@ -15,7 +15,7 @@ const none = { batchScheduler: '', kubernetesWAS: false };
 describe('ignoredFeatures', () => {
   it.each([
     { spec: {}, meta: {}, ctx: none, want: [] },
-    { spec: { enableInTreeAutoscaling: true }, meta: {}, ctx: none, want: ['enableInTreeAutoscaling'] },
+    { spec: { enableInTreeAutoscaling: true }, meta: {}, ctx: none, want: [] }, // built since issue 22
     { spec: { gcsFaultToleranceOptions: { redisAddress: 'r:6379' } }, meta: {}, ctx: none, want: ['GCS fault tolerance'] },
     { spec: {}, meta: { annotations: { 'ray.io/ft-enabled': 'true' } }, ctx: none, want: ['GCS fault tolerance'] },
     { spec: { headGroupSpec: { enableIngress: true } }, meta: {}, ctx: none, want: ['enableIngress'] },

@@ -59,6 +59,13 @@ export interface RayEmulator {
   faults: RayEmulatorFaults;
   jobs(): Array<{ submissionId: string; status: string; pid?: number }>;
   addWorkerNode(opts?: { resources?: Record<string, number> }): string;
+  /**
+   * What the cluster's tasks and actors ask for and cannot get yet, as Ray's GCS reports it to the autoscaler
+   * (e.g. `{ CPU: 3 }`). The emulator runs no tasks, so a test states the demand; the sandbox's autoscaler
+   * stand-in reads it and scales the worker groups as Ray's autoscaler would.
+   */
+  resourceDemand(): Record<string, number>;
+  setResourceDemand(demand: Record<string, number>): void;
   /** Requests seen so far (method, path, headers), oldest first; bounded to the last 1000. For tests. */
   requests(): RecordedRequest[];
   stop(): Promise<void>;
@@ -73,6 +80,7 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
   const now = () => Date.now();
   const rayVersion = options.rayVersion ?? '2.58.0';
   const features = rayFeatures(rayVersion);
+  let demand: Record<string, number> = {};
   const nodes = createNodeTable(options.nodeIp || (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host), now);
   const jobs = createJobManager({
     nodes,
@@ -192,6 +200,13 @@ export async function startRayEmulator(options: RayEmulatorOptions = {}): Promis
       const id = nodes.addWorker(opts.resources);
       jobs.reschedule();
       return id;
+    },
+    resourceDemand: () => ({ ...demand }),
+    setResourceDemand(next) {
+      for (const [name, amount] of Object.entries(next)) {
+        if (!Number.isFinite(amount) || amount < 0) throw new Error(`resource demand ${name} must be a non-negative number, got ${amount}`);
+      }
+      demand = { ...next };
     },
     requests: () => [...recorded],
     async stop() {

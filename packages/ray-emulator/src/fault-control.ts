@@ -3,6 +3,7 @@
 //   POST /restartJobHead?downForMs=N   POST /killAgent   POST /stopDashboard   POST /startDashboard
 //   POST /loseHead   POST /killSupervisor?submissionId=S   POST /killWorkerNode?nodeId=N   POST /dropLastLogChunk?enabled=true|false   POST /slowAnswers?ms=N
 //   POST /fail5xx?count=N[&status=S]   POST /addWorkerNode (JSON body {"resources": {...}})   GET /jobs
+//   POST /resourceDemand (JSON body {"CPU": 3}: what waiting tasks ask for)   GET /resourceDemand
 import { createServer, type IncomingMessage } from 'node:http';
 import type { RayEmulator } from './emulator.ts';
 
@@ -30,6 +31,7 @@ export async function startFaultControl(emulator: RayEmulator, host: string, por
     const run = async (): Promise<unknown> => {
       const f = emulator.faults;
       if (req.method === 'GET' && url.pathname === '/jobs') return emulator.jobs();
+      if (req.method === 'GET' && url.pathname === '/resourceDemand') return emulator.resourceDemand();
       if (req.method !== 'POST') throw new Error('use POST');
       switch (url.pathname) {
         case '/restartJobHead': {
@@ -48,6 +50,10 @@ export async function startFaultControl(emulator: RayEmulator, host: string, por
         case '/addWorkerNode': {
           const body = (await readJson(req)) as { resources?: Record<string, number> };
           return { nodeId: emulator.addWorkerNode(body.resources ? { resources: body.resources } : {}) };
+        }
+        case '/resourceDemand': {
+          emulator.setResourceDemand((await readJson(req)) as Record<string, number>);
+          return emulator.resourceDemand();
         }
         default: throw new Error(`unknown fault ${url.pathname}`);
       }

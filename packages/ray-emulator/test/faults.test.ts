@@ -200,3 +200,22 @@ describe('supervisor and worker faults', () => {
     await expect(act(e)).rejects.toThrow(message);
   });
 });
+
+describe('resource demand (what the sandbox autoscaler stand-in scales for)', () => {
+  it('is stated on the control port and read back; bad amounts are refused', async () => {
+    const { startFaultControl } = await import('../src/fault-control.ts');
+    const e = await emulator();
+    const control = await startFaultControl(e, '127.0.0.1', 0);
+    try {
+      expect(await (await fetch(`${control.url}/resourceDemand`)).json()).toEqual({});
+      const set = await fetch(`${control.url}/resourceDemand`, { method: 'POST', body: JSON.stringify({ CPU: 3 }) });
+      expect(await set.json()).toEqual({ CPU: 3 });
+      expect(e.resourceDemand()).toEqual({ CPU: 3 });
+      const bad = await fetch(`${control.url}/resourceDemand`, { method: 'POST', body: JSON.stringify({ CPU: -1 }) });
+      expect(bad.status).toBe(400);
+      expect(e.resourceDemand()).toEqual({ CPU: 3 });
+    } finally {
+      await control.close();
+    }
+  });
+});

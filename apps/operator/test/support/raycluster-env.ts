@@ -21,6 +21,11 @@ export interface RayClusterEnv {
   url: string;
   operator: RunningOperator;
   controller: RayClusterControllerHandle;
+  /** Every API call so far (the operator's and the pods'), as the API server audited it. */
+  audit: readonly AuditEvent[];
+  /** An operator restart, in two steps (the cluster changes meanwhile): its in-memory state is lost. */
+  stopOperator(): Promise<void>;
+  startOperator(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,33 +54,48 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
     {},
   );
   if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
-  const registration = rayClusterController({});
-  let handle: RayClusterControllerHandle | undefined;
-  const controllers: ControllerRegistration[] = [
-    {
-      name: registration.name,
-      setup: (ctx) => {
-        const started = registration.setup(ctx) as RayClusterControllerHandle;
-        handle = started;
-        return started;
+  const launch = async (): Promise<{ operator: RunningOperator; handle: RayClusterControllerHandle }> => {
+    const registration = rayClusterController({});
+    let handle: RayClusterControllerHandle | undefined;
+    const controllers: ControllerRegistration[] = [
+      {
+        name: registration.name,
+        setup: (ctx) => {
+          const started = registration.setup(ctx) as RayClusterControllerHandle;
+          handle = started;
+          return started;
+        },
       },
-    },
-  ];
-  if (options.withRayJobs) controllers.push(rayJobController({ runningPollSeconds: 30 }));
-  const operator = await startOperator({
-    config: loaded.config,
-    controllers,
-    ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
-    logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
-  });
-  if (!handle) throw new Error('the raycluster controller was not set up');
+    ];
+    if (options.withRayJobs) controllers.push(rayJobController({ runningPollSeconds: 30 }));
+    const operator = await startOperator({
+      config: loaded.config,
+      controllers,
+      ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
+      logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
+    });
+    if (!handle) throw new Error('the raycluster controller was not set up');
+    return { operator, handle };
+  };
+  let running = await launch();
+  let stopped = false;
   return {
     sandbox,
     url: sandbox.url,
-    operator,
-    controller: handle,
+    get operator() { return running.operator; },
+    get controller() { return running.handle; },
+    audit,
+    async stopOperator() {
+      if (!stopped) await running.operator.stop();
+      stopped = true;
+    },
+    async startOperator() {
+      if (!stopped) return;
+      running = await launch();
+      stopped = false;
+    },
     async stop() {
-      await operator.stop();
+      if (!stopped) await running.operator.stop();
       const plurals = await discoverPlurals(sandbox.url);
       await sandbox.stop();
       saveOperatorCalls(audit, plurals);

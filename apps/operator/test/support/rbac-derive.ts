@@ -1,7 +1,8 @@
 // Least privilege, checked from what the operator did: the RBAC permissions (API group, resource[/subresource],
 // verb) its recorded API calls needed, with where they were needed (one namespace, or across all of them), plus
 // what admission needs for them (OwnerReferencesPermissionEnforcement: setting blockOwnerDeletion on an owner
-// reference needs `update` on the owner's <resource>/finalizers); then matched against the rules of the Roles and
+// reference needs `update` on the owner's <resource>/finalizers) and RBAC's escalation check (creating a Role
+// needs every permission it grants); then matched against the rules of the Roles and
 // ClusterRoles we ship, each call charged to the narrowest rule that allows it, as RBAC would allow it.
 import type { AuditEvent } from '@rayjob/sandbox';
 import type { Json } from './api.ts';
@@ -39,6 +40,14 @@ export function neededPermissions(events: AuditEvent[], pluralOf: PluralOf): Nee
     const namespace = ref.namespace ?? '';
     add(permission(ref.apiGroup, resource, e.verb), namespace, `${e.verb} ${e.requestURI}`);
     if (e.verb !== 'create' && e.verb !== 'update' && e.verb !== 'patch') continue;
+    // RBAC's escalation check: a Role may grant only what its creator holds (else it needs `escalate`).
+    if (ref.apiGroup === 'rbac.authorization.k8s.io' && ref.resource === 'roles' && e.verb === 'create') {
+      for (const rule of ((e.requestObject as Json)?.rules ?? []) as Json[]) {
+        for (const group of rule.apiGroups ?? []) for (const resource of rule.resources ?? []) for (const verb of rule.verbs ?? []) {
+          add(permission(group, resource, verb), namespace, `escalation check: granting ${resource} ${verb} in a Role (${e.verb} ${e.requestURI})`);
+        }
+      }
+    }
     const owners = ((e.requestObject as Json)?.metadata?.ownerReferences ?? []) as Json[];
     for (const owner of owners.filter((o) => o.blockOwnerDeletion === true)) {
       const group = String(owner.apiVersion).includes('/') ? String(owner.apiVersion).split('/')[0] ?? '' : '';

@@ -26,6 +26,10 @@ export interface FailureSpec {
 export type ClusterAction =
   | { type: 'createService'; role: 'head' | 'headless' | 'serve'; service: Service; failure?: FailureSpec }
   | { type: 'createAuthSecret'; name: string }
+  /** The autoscaler's ServiceAccount, Role or RoleBinding; AlreadyExists counts as done (created once). */
+  | { type: 'createRbacObject'; kind: 'ServiceAccount' | 'Role' | 'RoleBinding'; object: { metadata: { name?: string } }; success: ClusterEvent; failure: FailureSpec }
+  /** A pass that cannot go on (e.g. the head's own ServiceAccount is missing): this Warning event, then the error. */
+  | { type: 'fail'; event: ClusterEvent; message: string }
   | { type: 'createPod'; group: string; pod: Pod; failure: FailureSpec }
   | {
       type: 'deletePod';

@@ -13,7 +13,15 @@ export interface RayClusterObservation {
   headlessServiceExists: boolean;
   serveServiceExists: boolean;
   authSecretExists: boolean;
+  /** Autoscaling clusters: which of the autoscaler's ServiceAccount, Role and RoleBinding exist (read only then). */
+  autoscalerRbac?: AutoscalerRbacObservation;
   /** Pending scale expectations: Pods created the cache does not show yet, or deleted it still shows. */
   expectations: ScaleExpectations;
   now: Date;
+}
+
+export interface AutoscalerRbacObservation {
+  serviceAccountExists: boolean;
+  roleExists: boolean;
+  roleBindingExists: boolean;
 }

@@ -16,6 +16,7 @@ import type { ClusterAction, RayClusterPlan } from './actions.ts';
 import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, suspendStatus } from './condition-set.ts';
 import { groupsWithPendingExpectations, HEAD_EXPECTATION_GROUP } from './expectations.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
+import { planAutoscalerRbac } from './plan-autoscaler-rbac.ts';
 import { planWorkerGroups } from './plan-workers.ts';
 
 /**
@@ -24,13 +25,14 @@ import { planWorkerGroups } from './plan-workers.ts';
  * actions in order, stopping at the first failure.
  */
 
-export type { RayClusterObservation } from './observation.ts';
+export type { AutoscalerRbacObservation, RayClusterObservation } from './observation.ts';
 
 const nodeTypeOf = (pod: Pod) => pod.metadata.labels?.[labelKeys.nodeType];
 
 export function planRayCluster(obs: RayClusterObservation, settings: RayClusterSettings): RayClusterPlan {
   const { cluster } = obs;
-  const actions: ClusterAction[] = [];
+  const actions: ClusterAction[] = planAutoscalerRbac(obs);
+  if (actions.some((a) => a.type === 'fail')) return { actions };
   if (needsAuthSecret(cluster) && !obs.authSecretExists) actions.push({ type: 'createAuthSecret', name: clusterAuthSecretName(cluster) });
   if (obs.headServices.length > 1) {
     const names = obs.headServices.map((s) => s.metadata.name).join(' ');

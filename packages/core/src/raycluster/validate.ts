@@ -34,3 +34,24 @@ export function validateRayCluster(cluster: RayCluster, settings: ValidationSett
   }
   return undefined;
 }
+
+/**
+ * Autoscaler v1 with a worker restartPolicy other than Never: a warning event only, the pass goes on (KubeRay
+ * checks it after validation, for an explicit `version: v1`).
+ */
+export function autoscalerV1RestartPolicyWarning(cluster: RayCluster): ClusterEvent | undefined {
+  if (cluster.spec.enableInTreeAutoscaling !== true || cluster.spec.autoscalerOptions?.version !== 'v1') return undefined;
+  const groups = (cluster.spec.workerGroupSpecs ?? []).filter((g) => {
+    const policy = g.template.spec?.restartPolicy;
+    return policy !== undefined && policy !== '' && policy !== 'Never';
+  });
+  if (groups.length === 0) return undefined;
+  const id = `${cluster.metadata.namespace}/${cluster.metadata.name}`;
+  const names = groups.map((g) => g.groupName).join(', ');
+  return {
+    type: 'Warning',
+    reason: 'InvalidRayClusterSpec',
+    action: 'Validate',
+    note: `RayCluster spec warning ${id}: restartPolicy for worker groups [${names}] should be Never or unset when using autoscaler V1`,
+  };
+}

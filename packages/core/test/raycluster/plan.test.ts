@@ -43,6 +43,8 @@ function summary(actions: ClusterAction[]): string[] {
       case 'deletePod': return `delete ${a.name}`;
       case 'deleteAllPods': return a.group ? `deleteAll ${a.group}` : 'deleteAll';
       case 'annotateHeadPod': return `annotate ${a.name}`;
+      case 'createRbacObject': return `${a.kind} ${a.object.metadata.name}`;
+      case 'fail': return `fail ${a.event.reason}`;
     }
   });
 }
@@ -108,6 +110,17 @@ describe('planRayCluster', () => {
     else expect(plan.error?.message).toBe(error);
   });
 
+  it('workersToDelete never deletes a Pod of another group, even under the autoscaler', () => {
+    const plan = planRayCluster(observe((c) => {
+      c.spec.enableInTreeAutoscaling = true;
+      c.spec.workerGroupSpecs!.push({ ...structuredClone(c.spec.workerGroupSpecs![0]!), groupName: 'other' });
+      c.spec.workerGroupSpecs![0]!.scaleStrategy = { workersToDelete: ['o1'] };
+      c.spec.workerGroupSpecs![0]!.replicas = 0;
+      c.spec.workerGroupSpecs![0]!.minReplicas = 0;
+    }, [head, pod({ name: 'o1', group: 'other' })], { autoscalerRbac: { serviceAccountExists: true, roleExists: true, roleBindingExists: true } }), settings);
+    expect(summary(plan.actions)).toEqual([]);
+  });
+
   it('random deletion can be switched back on under the autoscaler', () => {
     const plan = planRayCluster(observe((c) => { c.spec.enableInTreeAutoscaling = true; }, [head, w('w1'), w('w2')]), { ...settings, enableRandomPodDelete: true });
     expect(summary(plan.actions)).toEqual(['delete w1']);
@@ -165,3 +178,38 @@ describe('upgradeStrategy Recreate', () => {
 });
 
 export type { Service };
+
+describe('the autoscaler\'s ServiceAccount, Role and RoleBinding (§6.3)', () => {
+  const autoscaling: Edit = (c) => { c.spec.enableInTreeAutoscaling = true; };
+  const own: Edit = (c) => { autoscaling(c); c.spec.headGroupSpec.template.spec!.serviceAccountName = 'team-sa'; };
+  const seen = (sa: boolean, role: boolean, rb: boolean) => ({ autoscalerRbac: { serviceAccountExists: sa, roleExists: role, roleBindingExists: rb } });
+  it.each<[string, Edit, Partial<RayClusterObservation>, string[], string?]>([
+    ['created first, before the head Service and Pods, when missing', autoscaling, { ...seen(false, false, false), headServices: [] },
+      ['ServiceAccount rayjob-sample-x7k2p', 'Role rayjob-sample-x7k2p', 'RoleBinding rayjob-sample-x7k2p', 'service head', 'create head', 'create small-group#0']],
+    ['only what is missing', autoscaling, seen(true, false, true), ['Role rayjob-sample-x7k2p', 'create head', 'create small-group#0']],
+    ['nothing when all exist', autoscaling, seen(true, true, true), ['create head', 'create small-group#0']],
+    ['a ServiceAccount the head template names is the user\'s: missing, the pass stops with KubeRay\'s event', own, seen(false, false, false),
+      ['fail AutoscalerServiceAccountNotFound'], 'serviceaccounts "team-sa" not found'],
+    ['a ServiceAccount the head template names and that exists: only Role and RoleBinding', own, seen(true, false, false),
+      ['Role rayjob-sample-x7k2p', 'RoleBinding rayjob-sample-x7k2p', 'create head', 'create small-group#0']],
+    ['no autoscaling: none of them', none, seen(false, false, false), ['create head', 'create small-group#0']],
+  ])('%s', (_label, edit, extra, expected, error) => {
+    const plan = planRayCluster(observe(edit, [], extra), settings);
+    expect(summary(plan.actions)).toEqual(expected);
+    const failure = plan.actions.find((a) => a.type === 'fail');
+    if (error) expect(failure?.message).toBe(error);
+    if (failure) {
+      expect(failure.event.note).toBe('Failed to reconcile RayCluster default/rayjob-sample-x7k2p. If users specify ServiceAccountName for the head Pod, they need to create a ServiceAccount themselves. However, ServiceAccount team-sa is not found. Please create one. See the PR description of https://github.com/ray-project/kuberay/pull/1128 for more details.');
+    }
+  });
+
+  it('events: KubeRay\'s reasons and notes', () => {
+    const plan = planRayCluster(observe(autoscaling, [], seen(false, false, false)), settings);
+    const rbac = plan.actions.filter((a) => a.type === 'createRbacObject');
+    expect(rbac.map((a) => [a.success.reason, a.success.note, a.failure.reason, a.failure.note])).toEqual([
+      ['CreatedServiceAccount', 'Created service account default/rayjob-sample-x7k2p', 'FailedToCreateServiceAccount', 'Failed creating service account default/rayjob-sample-x7k2p'],
+      ['CreatedRole', 'Created role default/rayjob-sample-x7k2p', 'FailedToCreateRole', 'Failed creating role default/rayjob-sample-x7k2p'],
+      ['CreatedRoleBinding', 'Created role binding default/rayjob-sample-x7k2p', 'FailedToCreateRoleBinding', 'Failed creating role binding default/rayjob-sample-x7k2p'],
+    ]);
+  });
+});

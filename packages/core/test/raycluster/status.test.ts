@@ -4,6 +4,7 @@ import {
   headPodReadyCondition,
   rayClusterStatusChanged,
   validateRayCluster,
+  autoscalerV1RestartPolicyWarning,
   type Condition,
   type Pod,
   type RayClusterInput,
@@ -163,11 +164,35 @@ describe('RayCluster validation (§12)', () => {
     ['not a DNS-1035 label', (c) => { c.metadata.name = '1abc'; }, 'InvalidRayClusterMetadata: The RayCluster metadata is invalid default/1abc: RayCluster name should be a valid DNS1035 label: [a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')]'],
     ['min above max', (c) => { c.spec.workerGroupSpecs![0]!.minReplicas = 9; }, 'InvalidRayClusterSpec: The RayCluster spec is invalid default/rayjob-sample-x7k2p: worker group small-group has minReplicas 9 greater than maxReplicas 5'],
     ['upgradeStrategy on a RayJob cluster', (c) => { c.spec.upgradeStrategy = { type: 'Recreate' }; }, 'InvalidRayClusterSpec: The RayCluster UpgradeStrategy is invalid default/rayjob-sample-x7k2p: upgradeStrategy cannot be set when RayCluster is created by RayJob'],
+      ['autoscaling with a suspended group', (c) => { c.spec.enableInTreeAutoscaling = true; c.spec.workerGroupSpecs![0]!.suspend = true; },
+      'InvalidRayClusterSpec: The RayCluster spec is invalid default/rayjob-sample-x7k2p: worker group small-group cannot be suspended with Autoscaler enabled'],
+    ['autoscaler v2 with a worker restartPolicy OnFailure', (c) => { c.spec.enableInTreeAutoscaling = true; c.spec.autoscalerOptions = { version: 'v2' }; c.spec.workerGroupSpecs![0]!.template.spec!.restartPolicy = 'OnFailure'; },
+      'InvalidRayClusterSpec: The RayCluster spec is invalid default/rayjob-sample-x7k2p: restartPolicy for worker group small-group should be Never or unset when using autoscaler V2'],
+    ['idleTimeoutSeconds without autoscaler v2', (c) => { c.spec.enableInTreeAutoscaling = true; c.spec.workerGroupSpecs![0]!.idleTimeoutSeconds = 30; },
+      "InvalidRayClusterSpec: The RayCluster spec is invalid default/rayjob-sample-x7k2p: worker group small-group: idleTimeoutSeconds is set, but autoscaler v2 is not enabled. Please set .spec.autoscalerOptions.version to 'v2' (or set RAY_enable_autoscaler_v2 environment variable to 'true' in the head pod if using KubeRay < 1.4.0)"],
+    ['RAY_enable_autoscaler_v2 without autoscaling', (c) => { c.spec.headGroupSpec.template.spec!.containers![0]!.env = [{ name: 'RAY_enable_autoscaler_v2', value: '1' }]; },
+      "InvalidRayClusterSpec: The RayCluster spec is invalid default/rayjob-sample-x7k2p: environment variable RAY_enable_autoscaler_v2 cannot be set to '1' when enableInTreeAutoscaling is false. Please set enableInTreeAutoscaling: true to use autoscaler v2"],
     ['Suspending and Suspended both true', (c) => { c.status = { conditions: [cond('RayClusterSuspending', 'True'), cond('RayClusterSuspended', 'True')] }; },
       'InvalidRayClusterStatus: The RayCluster status is invalid default/rayjob-sample-x7k2p, invalid RayCluster State: rayv1.RayClusterSuspending and rayv1.RayClusterSuspended conditions should not be both true'],
   ])('%s', (_label, edit, expected) => {
     const event = validateRayCluster(sampleCluster(edit), { featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: false } });
     expect(event ? `${event.reason}: ${event.note}` : undefined).toBe(expected);
     if (event) expect(event).toMatchObject({ type: 'Warning', action: 'Validate' });
+  });
+
+  it.each<[string, Edit, string | undefined]>([
+    ['autoscaler v1 with worker restartPolicy Always: a warning naming the groups, the pass goes on', (c) => {
+      c.spec.enableInTreeAutoscaling = true;
+      c.spec.autoscalerOptions = { version: 'v1' };
+      c.spec.workerGroupSpecs!.push({ ...structuredClone(c.spec.workerGroupSpecs![0]!), groupName: 'b' });
+      for (const g of c.spec.workerGroupSpecs!) g.template.spec!.restartPolicy = 'Always';
+    }, 'InvalidRayClusterSpec: RayCluster spec warning default/rayjob-sample-x7k2p: restartPolicy for worker groups [small-group, b] should be Never or unset when using autoscaler V1'],
+    ['v1 by default (no version): no warning, as KubeRay', (c) => { c.spec.enableInTreeAutoscaling = true; c.spec.workerGroupSpecs![0]!.template.spec!.restartPolicy = 'Always'; }, undefined],
+    ['v1 with restartPolicy Never: no warning', (c) => { c.spec.enableInTreeAutoscaling = true; c.spec.autoscalerOptions = { version: 'v1' }; c.spec.workerGroupSpecs![0]!.template.spec!.restartPolicy = 'Never'; }, undefined],
+  ])('%s', (_label, edit, expected) => {
+    const cluster = sampleCluster(edit);
+    expect(validateRayCluster(cluster, { featureGates: { rayJobDeletionPolicy: true, sidecarSubmitterRestart: false } })).toBeUndefined();
+    const event = autoscalerV1RestartPolicyWarning(cluster);
+    expect(event ? `${event.reason}: ${event.note}` : undefined).toBe(expected);
   });
 });

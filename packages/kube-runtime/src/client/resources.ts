@@ -27,6 +27,8 @@ export const resources = {
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   eventsV1: { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   endpointSlices: { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
+  roles: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true },
+  roleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   rayJobs: { group: 'ray.io', version: 'v1', plural: 'rayjobs', kind: 'RayJob', namespaced: true },
   rayClusters: { group: 'ray.io', version: 'v1', plural: 'rayclusters', kind: 'RayCluster', namespaced: true },
 } as const satisfies Record<string, ResourceType>;

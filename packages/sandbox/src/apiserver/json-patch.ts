@@ -42,7 +42,8 @@ export function applyJsonPatch(original: Json, ops: unknown): PatchResult {
       return undefined;
     }
     if (parent === null || typeof parent !== 'object') return `doc is missing path: "/${path.join('/')}": missing value`;
-    if (!insert && !(last in (parent as object))) return `replace operation does not apply: doc is missing key: /${path.join('/')}: missing value`;
+    // kube-apiserver's JSON patch (evanphx/json-patch v4) lets `replace` set a key the object lacks: Ray's
+    // autoscaler relies on it, replacing `scaleStrategy` on worker groups that have none.
     (parent as Record<string, Json>)[last] = value;
     return undefined;
   };

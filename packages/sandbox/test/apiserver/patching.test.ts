@@ -45,6 +45,7 @@ describe('JSON patch and merge patch', () => {
     ['replace', [{ op: 'replace', path: '/metadata/labels/a', value: 'z' }], { a: 'z' }],
     ['move', [{ op: 'move', from: '/metadata/labels/a', path: '/metadata/labels/c' }], { c: '1' }],
     ['copy', [{ op: 'copy', from: '/metadata/labels/a', path: '/metadata/labels/d' }], { a: '1', d: '1' }],
+    ['replace of a key the object lacks sets it (kube-apiserver\'s evanphx/json-patch v4; Ray\'s autoscaler relies on it)', [{ op: 'replace', path: '/metadata/labels/new', value: 'n' }], { a: '1', new: 'n' }],
     ['escaped keys (~1)', [{ op: 'add', path: '/metadata/labels/ray.io~1node', value: 'h' }], { a: '1', 'ray.io/node': 'h' }],
   ])('json patch: %s', (_what, ops, labels) => {
     const r = applyJsonPatch(pod, ops);
@@ -54,6 +55,7 @@ describe('JSON patch and merge patch', () => {
   it('json patch: failing test op and missing paths are errors', () => {
     expect(applyJsonPatch(pod, [{ op: 'test', path: '/metadata/labels/a', value: '2' }]).ok).toBe(false);
     expect(applyJsonPatch(pod, [{ op: 'replace', path: '/nope/x', value: 1 }]).ok).toBe(false);
+    expect(applyJsonPatch(pod, [{ op: 'replace', path: '/spec/containers/5', value: {} }]).ok).toBe(false);
     expect(applyJsonPatch(pod, [{ op: 'add', path: '/spec/containers/-', value: { name: 'n' } }]).ok).toBe(true);
   });
 

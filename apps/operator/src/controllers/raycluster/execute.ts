@@ -68,6 +68,16 @@ async function executeOne(action: ClusterAction, ctx: ExecuteContext): Promise<R
       const result = await client.create(resources.secrets, buildAuthSecret(cluster, ctx.randomBytes(32)), { namespace: ns });
       return result.ok || isAlreadyExists(result.error) ? undefined : { message: describeError(result.error) };
     }
+    case 'createRbacObject': {
+      const type = action.kind === 'ServiceAccount' ? resources.serviceaccounts : action.kind === 'Role' ? resources.roles : resources.roleBindings;
+      const result = await client.create(type, action.object as never, { namespace: ns });
+      if (!result.ok) return isAlreadyExists(result.error) ? undefined : failed(ctx, action.failure, result.error);
+      emit(ctx, action.success);
+      return undefined;
+    }
+    case 'fail':
+      emit(ctx, action.event);
+      return { message: action.message };
     case 'createPod': {
       const result = await client.create<Pod>(resources.pods, action.pod, { namespace: ns });
       if (!result.ok) return failed(ctx, action.failure, result.error);

@@ -1,5 +1,9 @@
 import {
+  autoscalerRoleName,
+  autoscalerServiceAccountName,
+  autoscalerV1RestartPolicyWarning,
   clusterAuthSecretName,
+  isAutoscalingEnabled,
   computeRayClusterStatus,
   headServiceLookupLabels,
   headlessWorkerServiceName,
@@ -11,6 +15,7 @@ import {
   serveServiceName,
   validateRayCluster,
   type Pod,
+  type AutoscalerRbacObservation,
   type RayCluster,
   type RayClusterSettings,
   type ReconcileError,
@@ -82,6 +87,8 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     return undefined; // KubeRay: no status write, no requeue until the object changes
   }
   deps.warnIgnoredFeatures?.(cluster);
+  const warning = autoscalerV1RestartPolicyWarning(cluster);
+  if (warning) deps.record({ namespace, name, uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion }, warning);
   if (cluster.metadata.deletionTimestamp) {
     log.info('RayCluster is being deleted, just ignore');
     return undefined;
@@ -96,6 +103,12 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     if (!secret.ok && !isNotFound(secret.error)) return failPass(`reading the auth Secret: ${describeError(secret.error)}`, log);
     authSecretExists = secret.ok;
   }
+  let autoscalerRbac: AutoscalerRbacObservation | undefined;
+  if (isAutoscalingEnabled(cluster.spec)) {
+    const seen = await readAutoscalerRbac(deps.client, cluster);
+    if (!seen.ok) return failPass(seen.error, log);
+    autoscalerRbac = seen.value;
+  }
   const pending = deps.expectations.pending(key).map((e) => ({ group: e.group, podName: e.name, action: e.action }));
   const plan = planRayCluster(
     {
@@ -106,6 +119,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
         deps.caches.service(namespace, headlessWorkerServiceName(cluster)) !== undefined,
       serveServiceExists: deps.caches.service(namespace, serveServiceName(cluster)) !== undefined,
       authSecretExists,
+      ...(autoscalerRbac ? { autoscalerRbac } : {}),
       expectations: pending,
       now,
     },
@@ -151,6 +165,27 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     wrote = true;
   }
   return { requeueAfterMs: reconcileError || wrote ? SHORT_REQUEUE_MS : deps.idleRequeueMs };
+}
+
+/**
+ * Whether the autoscaler's ServiceAccount, Role and RoleBinding exist: read with GET each pass (no informers for
+ * kinds the operator only ever creates). The ServiceAccount is looked up under the name KubeRay uses for it.
+ */
+async function readAutoscalerRbac(client: KubeClient, cluster: RayCluster): Promise<{ ok: true; value: AutoscalerRbacObservation } | { ok: false; error: string }> {
+  const namespace = cluster.metadata.namespace ?? '';
+  const own = cluster.spec.headGroupSpec.template.spec?.serviceAccountName;
+  const lookups = [
+    [resources.serviceaccounts, own || autoscalerServiceAccountName(cluster)],
+    [resources.roles, autoscalerRoleName(cluster)],
+    [resources.roleBindings, autoscalerRoleName(cluster)],
+  ] as const;
+  const found: boolean[] = [];
+  for (const [type, name] of lookups) {
+    const got = await client.get(type, { namespace, name });
+    if (!got.ok && !isNotFound(got.error)) return { ok: false, error: `reading ${type.kind} ${namespace}/${name}: ${describeError(got.error)}` };
+    found.push(got.ok);
+  }
+  return { ok: true, value: { serviceAccountExists: found[0] === true, roleExists: found[1] === true, roleBindingExists: found[2] === true } };
 }
 
 /** An error pass: logged, then retried after KubeRay's 2 s. */

@@ -6,6 +6,7 @@
 //   ray start --address=HOST:PORT [--block]           registers a worker node with the head's emulator
 //   ray health-check --address=HOST:PORT              exit 0 when the head's dashboard is healthy
 //   ray job ...                                       delegated to RAYJOB_RAY_JOB_COMMAND (a JSON argv)
+//   ray kuberay-autoscaler --cluster-name C ...      a stand-in for Ray's autoscaler (kuberay-autoscaler.mjs)
 //   ray stop | ray status                             best effort
 // Head and worker (with --block) also answer the dashboard agent's health checks on port 52365.
 // Settings come from the environment the image sets: RAYJOB_EMULATOR_CLI, RAYJOB_NODE,
@@ -111,6 +112,9 @@ if (command === 'start') {
     process.exit(1);
   }
   foreground([...prefix, ...args]);
+} else if (command === 'kuberay-autoscaler') {
+  const { runAutoscaler } = await import('./kuberay-autoscaler.mjs');
+  await runAutoscaler(args.slice(1), env);
 } else if (command === 'stop' || command === 'status') {
   process.exit(0);
 } else {
