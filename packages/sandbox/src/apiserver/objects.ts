@@ -2,6 +2,7 @@
 // resourceVersion compare-and-swap, generation on spec change only, the status split, finalizers and
 // deletionTimestamp, graceful pod deletion. HTTP handlers and the garbage collector both call these.
 import type { KubeObject } from '../store/types.ts';
+import { createdFields, updatedFields, type Manager, type ManagedFieldsEntry } from './apply/managed-fields.ts';
 import type { UserInfo } from './auth/authenticate.ts';
 import { pruneBuiltinUnknown } from './builtin-pruning.ts';
 import type { ApiContext } from './context.ts';
@@ -95,6 +96,8 @@ export function createObject(
   warnings?: string[],
   /** Who asks, for admission (absent for the server's own writes, which skip it). */
   requester?: UserInfo,
+  /** managedFields: an apply's entries, or the creating request's field manager. */
+  fields?: { entries?: ManagedFieldsEntry[]; manager?: Manager },
 ): KubeObject {
   const body = normalizeBody(rt, raw);
   decodeChecks(rt, body);
@@ -119,6 +122,8 @@ export function createObject(
   defaultAndCheckFields(rt, body, fieldValidation, warnings);
   rt.prepareCreate?.(body);
   validateOrThrow(rt, body, undefined);
+  const managedFields = fields?.entries ?? createdFields(rt, body, fields?.manager, ctx.now());
+  if (managedFields) body.metadata.managedFields = managedFields;
   if (requester && ctx.admit) {
     ctx.admit({ operation: 'CREATE', rt, namespace: body.metadata.namespace ?? '', name: body.metadata.name ?? '', object: body, user: requester, dryRun, ...(warnings && { warnings }) });
   }
@@ -144,6 +149,10 @@ export interface ReplaceOptions {
   warnings?: string[];
   /** Who asks, for admission (absent for the server's own writes, which skip it). */
   user?: UserInfo;
+  /** The request's field manager: the fields it changes become its own (absent: managedFields are kept). */
+  manager?: Manager;
+  /** Set by server-side apply: the object's managedFields after the apply. */
+  managedFields?: ManagedFieldsEntry[];
 }
 
 export interface WriteOutcome {
@@ -197,6 +206,9 @@ export function replaceObject(
   if (changed) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   validateOrThrow(rt, next, old);
   if (expectedRv && expectedRv !== old.metadata.resourceVersion) throw conflict(rt.plural, rt.group, name);
+  const managedFields = options.managedFields ?? updatedFields(rt, old, next, options.manager, options.subresource, ctx.now());
+  if (managedFields) next.metadata.managedFields = managedFields;
+  else delete next.metadata.managedFields;
   if (options.user && ctx.admit) {
     ctx.admit({
       operation: 'UPDATE',

@@ -30,7 +30,7 @@ export function applyPatch(rt: ResourceType, current: KubeObject, contentType: s
     case 'application/apply-patch+yaml':
     case 'application/apply-patch+cbor':
       throw unsupportedMediaType(
-        `server-side apply is not supported by the rayjob sandbox API server; use client-side apply (kubectl apply without --server-side) or a merge patch. Accepted media types: ${accepted(rt)}`,
+        `server-side apply is served on objects and their status (src/apiserver/apply), not on this subresource by the rayjob sandbox API server; use a merge patch. Accepted media types: ${accepted(rt)}`,
       );
     default:
       throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted(rt)}`);

@@ -8,6 +8,8 @@ import type { ApiContext } from './context.ts';
 import { queryFlag, readJsonBody, sendJson, setWarnings } from './http-io.ts';
 import { createObject, deleteObject, present, replaceObject, type DeleteOptions, type Propagation } from './objects.ts';
 import { exactListRv, listAt } from './list-at.ts';
+import { serverSideApply } from './apply/apply-request.ts';
+import { defaultManager, type Manager } from './apply/managed-fields.ts';
 import { applyPatch } from './patch.ts';
 import { gvKey, type ResourceType } from './resource-types.ts';
 import type { ApiPath } from './routes.ts';
@@ -132,10 +134,16 @@ const fieldValidationOf = (q: URLSearchParams): { fieldValidation?: string } => 
   return v === null ? {} : { fieldValidation: v };
 };
 
+/** The request's field manager: ?fieldManager=, else the User-Agent's product, as kube-apiserver names it. */
+function managerOf(p: RequestParts): Manager {
+  const named = p.query.get('fieldManager');
+  return named ? { name: named, explicit: true } : { name: defaultManager(p.req.headers['user-agent']), explicit: false };
+}
+
 export async function handleCreate(ctx: ApiContext, p: RequestParts): Promise<void> {
   const body = await readJsonBody(p.req);
   const warnings: string[] = [];
-  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined, warnings, p.user);
+  const created = createObject(ctx, p.rt, p.rt.namespaced ? p.path.namespace : undefined, body, dryRunOf(p.query), p.query.get('fieldValidation') ?? undefined, warnings, p.user, { manager: managerOf(p) });
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 201, created);
 }
@@ -150,7 +158,7 @@ export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<v
   const body = await readJsonBody(p.req);
   const sub = subresourceOf(p);
   const warnings: string[] = [];
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }) });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', body, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }), manager: managerOf(p) });
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }
@@ -158,13 +166,19 @@ export async function handleReplace(ctx: ApiContext, p: RequestParts): Promise<v
 export async function handlePatch(ctx: ApiContext, p: RequestParts): Promise<void> {
   const patch = await readJsonBody(p.req);
   const sub = subresourceOf(p);
+  if (/^application\/apply-patch\+yaml\s*(;|$)/.test(p.req.headers['content-type'] ?? '')) {
+    const applied = serverSideApply(ctx, p, patch);
+    setWarnings(p.res, applied.warnings);
+    respondObject(ctx, p, applied.code, applied.object);
+    return;
+  }
   const current = getOrThrow(ctx, p);
   const patched = applyPatch(p.rt, current, p.req.headers['content-type'] ?? '', patch) as KubeObject;
   if (patched !== null && typeof patched === 'object' && patched.metadata && patched.metadata.resourceVersion === undefined) {
     patched.metadata.resourceVersion = current.metadata.resourceVersion;
   }
   const warnings: string[] = [];
-  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }) });
+  const out = replaceObject(ctx, p.rt, p.path.namespace ?? '', p.path.name ?? '', patched, { ...(sub && { subresource: sub }), dryRun: dryRunOf(p.query), internal: true, ...fieldValidationOf(p.query), warnings, ...(p.user && { user: p.user }), manager: managerOf(p) });
   setWarnings(p.res, warnings);
   respondObject(ctx, p, 200, out.object);
 }

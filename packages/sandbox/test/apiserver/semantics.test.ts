@@ -241,10 +241,11 @@ describe('patch types', () => {
     expect(res.status).toBe(422);
   });
 
-  it('server-side apply is refused with 415 and says what to use instead', async () => {
-    const res = await http(h.server, 'PATCH', '/api/v1/namespaces/default/pods/jp-fail?fieldManager=x', 'apiVersion: v1\nkind: Pod\n', 'application/apply-patch+yaml');
-    expect(res.status).toBe(415);
-    expect(res.body.message).toMatch(/server-side apply is not supported/);
+  it('server-side apply takes a YAML body (test/apply has the rest)', async () => {
+    const res = await http(h.server, 'PATCH', '/api/v1/namespaces/default/pods/jp-fail?fieldManager=x', 'apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    via: yaml\n', 'application/apply-patch+yaml');
+    expect(res.status).toBe(200);
+    expect(res.body.metadata.labels).toMatchObject({ via: 'yaml' });
+    expect(res.body.metadata.managedFields.map((e: { manager: string; operation: string }) => `${e.manager}/${e.operation}`)).toEqual(['before-first-apply/Update', 'x/Apply']);
   });
 });
 
