@@ -13,6 +13,7 @@ const benches = [
   ['core: issue 8 and 20 invariants over >= 100,000 generated decisions', 'packages/core/bench/decision-sequences.bench.ts', []],
   ['sandbox: 10,000 custom objects', 'packages/sandbox/bench/custom-objects.ts', ['--expose-gc']],
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
+  ["images: compressed sizes; the submitter's cold start and peak RSS from inside its image", 'tools/bench/images.mjs', []],
   ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],
   ['operator: RSS and reconcile throughput with 1,000 and 10,000 RayJobs (synthetic mode)', 'apps/operator/bench/scale.ts', []],
   ['e2e: fault campaign seeds per minute (12 seeds)', 'e2e/bench/campaign.ts', []],
