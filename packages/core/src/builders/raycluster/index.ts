@@ -9,3 +9,4 @@ export * from './spec-hash.ts';
 export * from './auth-secret.ts';
 export * from './autoscaler.ts';
 export * from './autoscaler-rbac.ts';
+export * from './gcs-fault-tolerance.ts';

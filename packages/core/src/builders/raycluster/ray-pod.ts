@@ -1,10 +1,11 @@
 import { formatQuantity, parseQuantity } from '../../quantity/quantity.ts';
 import type { Container, OwnerReference, Pod, PodTemplateSpec, RayCluster, WorkerGroupSpec } from '../../schema/index.ts';
 import { volumeMountsOf } from '../../validation/pod-env.ts';
-import { FT_ENABLED_ANNOTATION, isAutoscalingEnabled } from '../../validation/raycluster-spec.ts';
+import { isAutoscalingEnabled } from '../../validation/raycluster-spec.ts';
 import { clusterHeadServiceName } from '../dashboard.ts';
 import { CREATED_BY_OPERATOR, labelKeys } from '../labels.ts';
 import { AUTOSCALER_CONTAINER, RAY_LOGS_MOUNT_PATH, RAY_LOGS_VOLUME, withAutoscalerSidecar, withWorkerRestartPolicy } from './autoscaler.ts';
+import { gcsFaultToleranceWiring } from './gcs-fault-tolerance.ts';
 import { withDefaultProbes } from './probes.ts';
 import {
   creatorKind,
@@ -39,9 +40,6 @@ export const headPortOf = (cluster: RayCluster): string => cluster.spec.headGrou
 export function podNamePrefix(prefix: string, nodeType: RayNodeType, generate: boolean): string {
   return `${prefix.slice(0, 50)}-${nodeType}`.toLowerCase() + (generate ? '-' : '');
 }
-
-export const isGcsFaultToleranceEnabled = (cluster: RayCluster): boolean =>
-  cluster.metadata.annotations?.[FT_ENABLED_ANNOTATION]?.toLowerCase() === 'true' || cluster.spec.gcsFaultToleranceOptions !== undefined;
 
 const tokenAuthEnabled = (cluster: RayCluster) => cluster.spec.authOptions?.mode === 'token';
 
@@ -98,7 +96,7 @@ function rayContainerOf(template: PodTemplateSpec): Container {
 }
 
 /** The template with KubeRay's metadata, labels, annotations and metrics port: DefaultHeadPodTemplate / DefaultWorkerPodTemplate. */
-function groupTemplate(cluster: RayCluster, group: GroupInput, settings: RayClusterSettings, fqdn: string): PodTemplateSpec {
+function groupTemplate(cluster: RayCluster, group: GroupInput, settings: RayClusterSettings, fqdn: string): { template: PodTemplateSpec; group: GroupInput } {
   const cloned = structuredClone(group.template);
   const template = group.nodeType === 'head' ? withAutoscalerSidecar(cluster, cloned) : withWorkerRestartPolicy(cluster, cloned);
   const spec = template.spec ?? {};
@@ -115,7 +113,10 @@ function groupTemplate(cluster: RayCluster, group: GroupInput, settings: RayClus
   if (cluster.metadata.annotations?.[rayClusterAnnotationKeys.overwriteContainerCmd]?.toLowerCase() === 'true') {
     annotations[rayClusterAnnotationKeys.overwriteContainerCmd] = 'true';
   }
-  if (group.nodeType === 'head') annotations[rayClusterAnnotationKeys.ftEnabled] = String(isGcsFaultToleranceEnabled(cluster));
+  // After the wait-gcs-ready copy: KubeRay's init container does not get the FT env.
+  const ft = gcsFaultToleranceWiring(ray, cluster, group.nodeType);
+  ray = ft.container;
+  Object.assign(annotations, ft.annotations);
   metadata.annotations = annotations;
   if (!(ray.ports ?? []).some((p) => p.name === 'metrics')) ray.ports = [...(ray.ports ?? []), { name: 'metrics', containerPort: 8080 }];
   const volumes = [...((spec.volumes ?? []) as { name?: string }[])];
@@ -127,7 +128,8 @@ function groupTemplate(cluster: RayCluster, group: GroupInput, settings: RayClus
   containers[0] = ray;
   template.metadata = metadata;
   template.spec = { ...spec, containers, ...(initContainers.length ? { initContainers } : {}), ...(volumes.length ? { volumes } : {}) };
-  return template;
+  const rayStartParams = Object.keys(ft.rayStartParams).length > 0 ? { ...(group.rayStartParams ?? {}), ...ft.rayStartParams } : group.rayStartParams;
+  return { template, group: { ...group, rayStartParams } };
 }
 
 function waitGcsReadyContainer(ray: Container, fqdn: string, port: string, settings: RayClusterSettings): Container {
@@ -253,14 +255,16 @@ export function buildHeadPod(cluster: RayCluster, settings: RayClusterSettings, 
     resources: head.resources,
     labels: head.labels,
   };
-  const template = withPodDefaults(groupTemplate(cluster, group, settings, fqdn), 'head', settings);
+  const built = groupTemplate(cluster, group, settings, fqdn);
+  const template = withPodDefaults(built.template, 'head', settings);
+  const completed = built.group;
   const prefix = podNamePrefix(cluster.metadata.name ?? '', 'head', !settings.deterministicHeadPodName);
   const metadata = template.metadata as Record<string, unknown>;
   delete metadata.name;
   delete metadata.generateName;
   if (settings.deterministicHeadPodName) metadata.name = prefix;
   else metadata.generateName = prefix;
-  const pod = buildPod(cluster, template, group, settings, fqdn);
+  const pod = buildPod(cluster, template, completed, settings, fqdn);
   pod.metadata.annotations = {
     ...(pod.metadata.annotations ?? {}),
     [rayClusterAnnotationKeys.upgradeStrategyHash]: extras.specHash,
@@ -285,7 +289,9 @@ export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, set
     resources: worker.resources,
     labels: worker.labels,
   };
-  const template = withPodDefaults(groupTemplate(cluster, group, settings, fqdn), 'worker', settings);
+  const built = groupTemplate(cluster, group, settings, fqdn);
+  const template = withPodDefaults(built.template, 'worker', settings);
+  const completed = built.group;
   const metadata = template.metadata as Record<string, unknown> & { labels: Record<string, string> };
   delete metadata.name;
   metadata.generateName = podNamePrefix(`${cluster.metadata.name ?? ''}-${worker.groupName}`, 'worker', true);
@@ -296,5 +302,5 @@ export function buildWorkerPod(cluster: RayCluster, worker: WorkerGroupSpec, set
       metadata.labels[rayClusterLabelKeys.hostIndex] = String(multiHost.hostIndex);
     }
   }
-  return buildPod(cluster, template, group, settings, fqdn);
+  return buildPod(cluster, template, completed, settings, fqdn);
 }
