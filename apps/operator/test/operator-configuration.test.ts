@@ -16,8 +16,10 @@ describe('ignoredFeatures', () => {
   it.each([
     { spec: {}, meta: {}, ctx: none, want: [] },
     { spec: { enableInTreeAutoscaling: true }, meta: {}, ctx: none, want: [] }, // built since issue 22
-    { spec: { gcsFaultToleranceOptions: { redisAddress: 'r:6379' } }, meta: {}, ctx: none, want: ['GCS fault tolerance'] },
-    { spec: {}, meta: { annotations: { 'ray.io/ft-enabled': 'true' } }, ctx: none, want: ['GCS fault tolerance'] },
+    // Redis-backed GCS fault tolerance is built (R11): no warning; the RocksDB backend is not.
+    { spec: { gcsFaultToleranceOptions: { redisAddress: 'r:6379' } }, meta: {}, ctx: none, want: [] },
+    { spec: {}, meta: { annotations: { 'ray.io/ft-enabled': 'true' } }, ctx: none, want: [] },
+    { spec: { gcsFaultToleranceOptions: { backend: 'rocksdb' } }, meta: {}, ctx: none, want: ['backend rocksdb'] },
     { spec: { headGroupSpec: { enableIngress: true } }, meta: {}, ctx: none, want: ['enableIngress'] },
     { spec: { tlsOptions: {} }, meta: {}, ctx: none, want: ['tlsOptions'] },
     { spec: { networkPolicy: {} }, meta: {}, ctx: none, want: ['networkPolicy'] },

@@ -13,6 +13,7 @@ export type { ImageCatalog, ImageProgram, ImageProgramContext } from './kubelet/
 export type { SandboxNode, SandboxNodeOptions } from './kubelet/sandbox-node.ts';
 export type { JobController } from './job-controller/index.ts';
 export { rayEmulatorImage, realRayImage, rayShimDir } from './kubelet/ray-image.ts';
+export { findRedisBin, redisImage, redisShimDir } from './kubelet/redis-image.ts';
 export { startSandboxNode } from './kubelet/sandbox-node.ts';
 export { startJobController } from './job-controller/index.ts';
 export { startAppsControllers } from './apps-controllers/controller.ts';

@@ -3,7 +3,7 @@ import type { RayClusterSpec } from '@rayjob/core';
 /**
  * Features KubeRay builds that this operator accepts but does not build (docs/compatibility.md R11-R14, O7). A
  * valid object that uses one gets a single Warning event naming them (reason `UnsupportedFeature`), so nobody
- * believes they run with fault tolerance, mTLS, a NetworkPolicy or a gang scheduler they do not have.
+ * believes they run with RocksDB fault tolerance, mTLS, a NetworkPolicy or a gang scheduler they do not have.
  */
 export const UNSUPPORTED_FEATURE_REASON = 'UnsupportedFeature';
 
@@ -26,7 +26,8 @@ export function ignoredFeatures(spec: RayClusterSpec | undefined, meta: ObjectMe
   else if (ctx.kubernetesWAS) found.push('KubernetesWAS feature gate: no Workload is created');
   else if (meta.labels?.['ray.io/scheduler-name']) found.push(`label ray.io/scheduler-name=${meta.labels['ray.io/scheduler-name']}: no batch scheduler is used`);
   if (!spec) return found;
-  if (spec.gcsFaultToleranceOptions || meta.annotations?.['ray.io/ft-enabled'] === 'true') found.push('GCS fault tolerance: no Redis or RocksDB storage is configured');
+  // Redis-backed GCS fault tolerance is built (R11); the embedded RocksDB backend is not.
+  if (spec.gcsFaultToleranceOptions?.backend === 'rocksdb') found.push('gcsFaultToleranceOptions.backend rocksdb: no RocksDB storage or PVC is configured');
   if (spec.headGroupSpec?.enableIngress === true) found.push('headGroupSpec.enableIngress: no Ingress is created');
   if (spec.tlsOptions) found.push('tlsOptions (RayClusterMTLS): no certificates are issued or mounted');
   if (spec.networkPolicy) found.push('networkPolicy (RayClusterNetworkPolicy): no NetworkPolicy is created');

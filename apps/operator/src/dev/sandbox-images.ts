@@ -2,7 +2,7 @@
 // Ray images run the Ray emulator (or a real Ray installation), our submitter image runs the submitter's source.
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
-import { findRealRayBin, rayEmulatorImage, realRayImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
+import { findRealRayBin, findRedisBin, rayEmulatorImage, realRayImage, redisImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
 export const repoPath = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
 
@@ -29,5 +29,8 @@ export function sandboxImages(options: { realRay?: boolean; submitterImages?: st
   const ray = rayBin !== undefined ? realRayImage({ rayBin }) : rayEmulatorImage({ emulatorCli: repoPath('packages/ray-emulator/src/cli.ts') });
   const catalog: ImageCatalog = { 'rayproject/ray': ray, 'rayproject/ray-ml': ray, 'quay.io/kuberay/ray': ray };
   for (const image of options.submitterImages ?? [DEFAULT_SUBMITTER_IMAGE]) catalog[repository(image)] = submitterImage();
+  // KubeRay's GCS fault tolerance samples deploy `redis`: Debian's redis-server where installed.
+  const redisBin = findRedisBin();
+  if (redisBin !== undefined) catalog.redis = redisImage({ redisBin });
   return catalog;
 }

@@ -21,3 +21,16 @@ export function parseKubeTime(s: string | undefined | null): Date | undefined {
 
 export const addSeconds = (d: Date, s: number): Date => new Date(d.getTime() + s * 1000);
 export const secondsBetween = (from: Date, to: Date): number => (to.getTime() - from.getTime()) / 1000;
+
+/** Go's `time.Duration.String()` at millisecond precision, e.g. "0s", "250ms", "5.2s", "5m0.125s", "1h2m3s". */
+export function formatGoDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  if (total === 0) return '0s';
+  if (total < 1000) return `${total}ms`;
+  const hours = Math.floor(total / 3_600_000);
+  const minutes = Math.floor((total % 3_600_000) / 60_000);
+  const millis = total % 60_000;
+  const seconds = `${Math.floor(millis / 1000)}${millis % 1000 ? `.${String(millis % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  if (hours > 0) return `${hours}h${minutes}m${seconds}`;
+  return minutes > 0 ? `${minutes}m${seconds}` : seconds;
+}

@@ -12,7 +12,7 @@ export type ReplicaFailureReason =
 export interface ClusterEvent {
   type: 'Normal' | 'Warning';
   reason: string;
-  action: 'Create' | 'Delete' | 'Validate';
+  action: 'Create' | 'Delete' | 'Validate' | 'Cleanup';
   note: string;
 }
 

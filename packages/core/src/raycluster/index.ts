@@ -9,3 +9,4 @@ export * from './plan-multi-host.ts';
 export * from './desired-resources.ts';
 export * from './status.ts';
 export * from './validate.ts';
+export * from './gcs-ft-finalizer.ts';

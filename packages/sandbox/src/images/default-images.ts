@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImageCatalog, ImageProgram } from '../kubelet/image-program.ts';
 import { rayEmulatorImage, realRayImage } from '../kubelet/ray-image.ts';
+import { findRedisBin, redisImage } from '../kubelet/redis-image.ts';
 
 export interface DefaultImagesOptions {
   /** The repository checkout holding packages/ and apps/. */
@@ -61,6 +62,9 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
   const emulatorCli = join(options.repoRoot, 'packages/ray-emulator/src/cli.ts');
   if (rayBin !== undefined) catalog['rayproject/ray'] = realRayImage({ rayBin });
   else if (existsSync(emulatorCli)) catalog['rayproject/ray'] = rayEmulatorImage({ emulatorCli, node, ...(submitter && { jobCommand: submitter.entrypoint }) });
+  // Debian's redis-server where installed (.ci/run and the README's set-up install it): KubeRay's FT samples' Redis.
+  const redisBin = findRedisBin(options.env);
+  if (redisBin !== undefined) catalog.redis = redisImage({ redisBin });
   // Docker Hub's long forms name the same images (docker.io/library/busybox, docker.io/rayproject/ray).
   for (const [name, program] of Object.entries(catalog)) {
     if (name.includes('.')) continue;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImages, parseImageFlag } from '../../src/images/default-images.ts';
 import { lookupImage } from '../../src/kubelet/image-program.ts';
+import { redisShimDir } from '../../src/kubelet/redis-image.ts';
 import { unmappedImageMessage } from '../../src/images/unmapped-image.ts';
 
 let repo: string;
@@ -45,6 +46,15 @@ describe('default images', () => {
     const program = lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REAL_RAY_BIN: join(repo, 'ray/bin') } }), 'rayproject/ray:2.58.0');
     expect(program?.env?.PATH?.startsWith(join(repo, 'ray/bin'))).toBe(true);
     expect(program?.env?.RAYJOB_EMULATOR_CLI).toBeUndefined();
+  });
+
+  it('the redis image runs this machine\'s redis-server through the shim that keeps /data in the container\'s /tmp', async () => {
+    await mkdir(join(repo, 'redis/bin'), { recursive: true });
+    await writeFile(join(repo, 'redis/bin/redis-server'), '');
+    const program = lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REDIS_BIN: join(repo, 'redis/bin') } }), 'redis:7.4.0');
+    expect(program).toMatchObject({ cmd: ['redis-server'], env: { RAYJOB_REDIS_SERVER: join(repo, 'redis/bin/redis-server') } });
+    expect(program?.env?.PATH?.split(':').slice(0, 2)).toEqual([redisShimDir, join(repo, 'redis/bin')]);
+    expect(lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REDIS_BIN: join(repo, 'redis/bin') } }), 'docker.io/library/redis:7')?.cmd).toEqual(['redis-server']);
   });
 
   it('our submitter image runs this checkout\'s submitter (bundle when built, else source)', async () => {

@@ -120,7 +120,9 @@ export function setupRayClusterController(options: RayClusterControllerOptions):
     informer.addHandlers({
       add: (o) => controller.enqueue(keyOf(o)),
       update: (old, o) => {
-        if (old.metadata.generation !== o.metadata.generation || changed(old, o, 'labels') || changed(old, o, 'annotations')) controller.enqueue(keyOf(o));
+        // A deletion held by our finalizer: kube-apiserver bumps the generation then; not every server does.
+        const deletionStarted = !old.metadata.deletionTimestamp && o.metadata.deletionTimestamp !== undefined;
+        if (old.metadata.generation !== o.metadata.generation || deletionStarted || changed(old, o, 'labels') || changed(old, o, 'annotations')) controller.enqueue(keyOf(o));
       },
       delete: (o) => {
         if (o.metadata.uid) warned.forget(o.metadata.uid);

@@ -25,6 +25,7 @@ import {
 import { describeError, isConflict, isNotFound, resources, type Expectations, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
 import type { RecordEvent } from './events.ts';
 import { executeActions } from './execute.ts';
+import { reconcileGcsFtFinalizer } from './gcs-ft-finalizer.ts';
 import type { RayClusterMetrics } from './metrics.ts';
 
 /**
@@ -89,6 +90,8 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
   deps.warnIgnoredFeatures?.(cluster);
   const warning = autoscalerV1RestartPolicyWarning(cluster);
   if (warning) deps.record({ namespace, name, uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion }, warning);
+  const finalizerPass = await reconcileGcsFtFinalizer(raw, cluster, deps, log);
+  if (finalizerPass !== 'proceed') return finalizerPass;
   if (cluster.metadata.deletionTimestamp) {
     log.info('RayCluster is being deleted, just ignore');
     return undefined;

@@ -10,3 +10,4 @@ export * from './auth-secret.ts';
 export * from './autoscaler.ts';
 export * from './autoscaler-rbac.ts';
 export * from './gcs-fault-tolerance.ts';
+export * from './redis-cleanup-job.ts';

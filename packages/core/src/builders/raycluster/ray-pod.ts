@@ -74,7 +74,7 @@ function podLabels(cluster: RayCluster, nodeType: RayNodeType, group: string, us
 }
 
 /** `<cluster>-<type>` as a label value: at most 63 characters keeping the tail (KubeRay's CheckLabel). */
-export function identifierLabel(clusterName: string, nodeType: RayNodeType): string {
+export function identifierLabel(clusterName: string, nodeType: RayNodeType | 'redis-cleanup'): string {
   const value = `${clusterName}-${nodeType}`;
   const clipped = value.length > 63 ? value.slice(value.length - 63) : value;
   return /^[\p{P}]/u.test(clipped) ? `r${clipped.slice(1)}` : clipped;

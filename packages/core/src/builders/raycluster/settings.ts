@@ -44,6 +44,8 @@ export interface RayClusterSettings {
   deterministicHeadPodName: boolean;
   /** ENABLE_RANDOM_POD_DELETE: scale-down deletes Pods even when the autoscaler is on. */
   enableRandomPodDelete: boolean;
+  /** ENABLE_GCS_FT_REDIS_CLEANUP (on unless "false"): the Redis-cleanup finalizer and Job of GCS-FT clusters. */
+  enableGcsFtRedisCleanup: boolean;
   /** The version written in RAY_USAGE_STATS_EXTRA_TAGS and the `ray.io/kuberay-version` annotation. */
   kuberayVersion: string;
   /** How long a recorded Pod creation may stay unseen in the cache before the group is reconciled again (30 s). */
@@ -61,6 +63,7 @@ export const defaultRayClusterSettings: RayClusterSettings = {
   enableLoginShell: false,
   deterministicHeadPodName: false,
   enableRandomPodDelete: false,
+  enableGcsFtRedisCleanup: true,
   kuberayVersion: 'nightly',
   expectationsTimeoutSeconds: 30,
   featureGates: { rayClusterStatusConditions: true, rayJobDeletionPolicy: true, rayMultiHostIndexing: true },
@@ -82,6 +85,7 @@ export function rayClusterSettingsFromEnv(
     enableLoginShell: isTrue('ENABLE_LOGIN_SHELL'),
     deterministicHeadPodName: isTrue('ENABLE_DETERMINISTIC_HEAD_POD_NAME'),
     enableRandomPodDelete: isTrue('ENABLE_RANDOM_POD_DELETE'),
+    enableGcsFtRedisCleanup: !isFalse('ENABLE_GCS_FT_REDIS_CLEANUP'),
   };
 }
 

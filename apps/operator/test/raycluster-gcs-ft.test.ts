@@ -1,0 +1,165 @@
+// GCS fault tolerance with a real Redis on the sandbox: KubeRay's external-Redis sample's Redis (a Deployment of the
+// `redis` image, its config from a ConfigMap, a password from a Secret) runs Debian's redis-server; a FT RayCluster's
+// real Ray 2.58 head keeps its GCS in it; deleting the cluster runs the Redis cleanup Job (real Ray's cleanup) and
+// leaves none of the cluster's keys (redis-cli); with Redis unreachable the finalizer is force-removed after the
+// cluster's `ray.io/gcs-ft-deletion-timeout` with KubeRay's ForceDeletedStuckCluster event. One real head at a time.
+// Runs where real Ray and redis-server are installed (CI); elsewhere it says why it is skipped.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { findRealRayBin, findRedisBin } from '@rayjob/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually, type Json } from './support/api.ts';
+import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+
+const run = promisify(execFile);
+const rayBin = findRealRayBin();
+const redisBin = findRedisBin();
+const skipReason = rayBin === undefined
+  ? ' (skipped: real Ray is not provisioned; run tools/ray/provision.sh)'
+  : redisBin === undefined ? ' (skipped: no redis-server; apt-get install redis-server)' : '';
+if (skipReason !== '') console.warn(`GCS fault tolerance on real Ray and Redis${skipReason}`);
+
+const PASSWORD = 'ft-test-password';
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const ns = '/api/v1/namespaces/default';
+
+/** KubeRay's external-Redis sample's Redis, as our own manifests. */
+const redisObjects: Array<[string, Json]> = [
+  [`${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'redis-password-secret' }, stringData: { password: PASSWORD } }],
+  [`${ns}/configmaps`, {
+    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'redis-config', labels: { app: 'redis' } },
+    data: { 'redis.conf': `dir /data\nport 6379\nbind 0.0.0.0\nappendonly yes\nprotected-mode no\nrequirepass ${PASSWORD}\npidfile /data/redis-6379.pid` },
+  }],
+  [`${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'redis', labels: { app: 'redis' } }, spec: { type: 'ClusterIP', ports: [{ name: 'redis', port: 6379 }], selector: { app: 'redis' } } }],
+  ['/apis/apps/v1/namespaces/default/deployments', {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'redis', labels: { app: 'redis' } },
+    spec: {
+      replicas: 1, selector: { matchLabels: { app: 'redis' } },
+      template: {
+        metadata: { labels: { app: 'redis' } },
+        spec: {
+          containers: [{
+            name: 'redis', image: 'redis:7.4.0', command: ['sh', '-c', 'redis-server /usr/local/etc/redis/redis.conf'], ports: [{ containerPort: 6379 }],
+            volumeMounts: [{ name: 'config', mountPath: '/usr/local/etc/redis/redis.conf', subPath: 'redis.conf' }],
+          }],
+          volumes: [{ name: 'config', configMap: { name: 'redis-config' } }],
+        },
+      },
+    },
+  }],
+];
+
+const lean = { 'include-log-monitor': 'false', 'runtime-env-agent-port': '52366', 'dashboard-agent-grpc-port': '52367', 'num-cpus': '1' };
+
+/** A head-only FT cluster (the external-Redis sample's options) sized for a 2-core machine. */
+export function ftCluster(name: string, redisAddress: string, annotations: Record<string, string> = {}): Json {
+  return {
+    apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name, namespace: 'default', annotations },
+    spec: {
+      rayVersion: '2.58.0',
+      gcsFaultToleranceOptions: { redisAddress, redisPassword: { valueFrom: { secretKeyRef: { name: 'redis-password-secret', key: 'password' } } } },
+      headGroupSpec: {
+        rayStartParams: { ...lean, 'no-monitor': 'true' },
+        template: {
+          spec: {
+            terminationGracePeriodSeconds: 5,
+            containers: [{
+              name: 'ray-head', image: RAY_IMAGE, env: [{ name: 'RAY_USAGE_STATS_ENABLED', value: '0' }],
+              ports: [{ name: 'gcs-server', containerPort: 6379 }, { name: 'dashboard', containerPort: 8265 }, { name: 'client', containerPort: 10001 }],
+              resources: { limits: { cpu: '1', memory: '2Gi' } },
+            }],
+          },
+        },
+      },
+      workerGroupSpecs: [],
+    },
+  };
+}
+
+let env: RayClusterEnv;
+
+async function redisPodIP(): Promise<string> {
+  return eventually('the Redis Pod running', async () => {
+    const pods: Json[] = (await api(env.url, 'GET', `${ns}/pods?labelSelector=app%3Dredis`)).body?.items ?? [];
+    const pod = pods.find((p) => p.status?.phase === 'Running' && p.status?.podIP);
+    return pod?.status.podIP as string | undefined;
+  }, 60_000, 250);
+}
+
+/** `redis-cli` against the sandbox's Redis: the keys holding `namespace`. */
+async function keysOf(namespace: string): Promise<string[]> {
+  const { stdout } = await run(`${redisBin}/redis-cli`, ['-h', await redisPodIP(), '-a', PASSWORD, '--no-auth-warning', '--scan', '--pattern', `*${namespace}*`]);
+  return stdout.split('\n').filter((k) => k !== '');
+}
+
+describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${skipReason}`, () => {
+  beforeAll(async () => {
+    env = await startRayClusterEnv({ realRay: true });
+    for (const [path, body] of redisObjects) {
+      const res = await api(env.url, 'POST', path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    await redisPodIP();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.stop();
+  }, 60_000);
+
+  it('deleting a FT RayCluster runs the Redis cleanup Job and leaves none of its keys in Redis', async () => {
+    const name = 'ft-delete';
+    const res = await api(env.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayclusters', ftCluster(name, 'redis:6379'));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const ready = await waitForState(env.url, name, 'ready', 420_000);
+    console.log(`FT cluster ready after ${elapsed()}`);
+    expect(ready.metadata.finalizers).toEqual(['ray.io/gcs-ft-redis-cleanup-finalizer']);
+    const storage = ready.metadata.uid as string;
+    const keys = await eventually('the head\'s GCS keys in Redis', async () => {
+      const found = await keysOf(storage);
+      return found.length > 0 ? found : undefined;
+    }, 60_000, 500);
+    console.log(`${keys.length} keys of storage namespace ${storage} in Redis, e.g. ${keys.slice(0, 3).join(', ')}`);
+
+    const deletedAt = Date.now();
+    await api(env.url, 'DELETE', clusterPath(name));
+    const job = await eventually('the Redis cleanup Job', async () => {
+      const got = await api(env.url, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}-redis-cleanup`);
+      return got.status === 200 ? got.body : undefined;
+    }, 120_000, 500);
+    expect(job.metadata.labels['ray.io/node-type']).toBe('redis-cleanup');
+    expect(job.metadata.annotations['ray.io/external-storage-namespace']).toBe(storage);
+    expect(await clusterPods(env.url, name, 'ray.io/node-type=head')).toEqual([]); // the head went first
+    // The Job goes with its cluster (owner reference): its last condition is read while the cluster is still there.
+    let jobConditions: string[] = [];
+    await eventually('the RayCluster gone', async () => {
+      const got = await api(env.url, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}-redis-cleanup`);
+      if (got.status === 200) jobConditions = (got.body.status?.conditions ?? []).filter((c: Json) => c.status === 'True').map((c: Json) => c.type as string);
+      return (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined;
+    }, 180_000, 250);
+    console.log(`FT cluster deleted in ${((Date.now() - deletedAt) / 1000).toFixed(1)} s; cleanup Job: ${jobConditions.join(', ')}`);
+    expect(jobConditions).toContain('Complete');
+    expect(await keysOf(storage)).toEqual([]);
+    const reasons = (await clusterEvents(env.url, name)).map((e) => e.reason);
+    expect(reasons).toContain('CreatedRedisCleanupJob');
+    expect(reasons).not.toContain('ForceDeletedStuckCluster');
+  }, 720_000);
+
+  it('with Redis unreachable the finalizer is force-removed after the deletion timeout, with KubeRay\'s event', async () => {
+    const name = 'ft-stuck';
+    // Nothing listens here: the head cannot start and the cleanup Job's Ray keeps retrying its connection (60 s).
+    const cluster = ftCluster(name, 'redis-nowhere:6379', { 'ray.io/gcs-ft-deletion-timeout': '5' });
+    expect((await api(env.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayclusters', cluster)).status).toBe(201);
+    await eventually('the finalizer added', async () => ((await getCluster(env.url, name)).metadata.finalizers ?? []).includes('ray.io/gcs-ft-redis-cleanup-finalizer') || undefined, 30_000, 250);
+    await eventually('a head Pod', async () => ((await clusterPods(env.url, name, 'ray.io/node-type=head')).length > 0) || undefined, 30_000, 250);
+    const deletedAt = Date.now();
+    await api(env.url, 'DELETE', clusterPath(name));
+    await eventually('the RayCluster gone', async () => (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined, 120_000, 500);
+    const seconds = (Date.now() - deletedAt) / 1000;
+    const events = await clusterEvents(env.url, name);
+    const forced = events.find((e) => e.reason === 'ForceDeletedStuckCluster');
+    console.log(`stuck FT cluster released ${seconds.toFixed(1)} s after deletion: ${forced?.note}`);
+    expect(forced).toMatchObject({ type: 'Warning', action: 'Cleanup' });
+    expect(forced.note).toMatch(/^Force-removed GCS FT finalizer after [\d.ms]+s due to Redis cleanup timeout; Redis storage namespace "" may need manual cleanup$/);
+    expect(seconds).toBeGreaterThanOrEqual(5);
+  }, 240_000);
+});
