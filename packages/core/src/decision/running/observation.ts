@@ -5,6 +5,7 @@ import type { DashboardJobInfo, DashboardObservation, DriverNodeObservation, Ope
 import type { DecisionSettings } from '../settings.ts';
 import { observeSubmitter, type SubmitterState } from '../submitter-state.ts';
 import { addSeconds, parseKubeTime } from '../time-format.ts';
+import { gcsFaultToleranceOf, withGcsFaultToleranceWaits } from './gcs-fault-tolerance.ts';
 
 type TerminalStatus = 'STOPPED' | 'SUCCEEDED' | 'FAILED';
 
@@ -72,11 +73,13 @@ export function observeRunning(ctx: Context): RunningObservation {
   const freshEnd = fresh && isTerminalRayJobStatus(fresh.status) && fresh.endTime ? new Date(fresh.endTime) : undefined;
   const deadlineSeconds = ctx.rayJob.spec.activeDeadlineSeconds;
   const start = parseKubeTime(status.startTime);
+  // GCS fault tolerance: a replaced head comes back knowing the job, so the rules wait for Ray's word that long.
+  const settings = withGcsFaultToleranceWaits(input.settings, gcsFaultToleranceOf(input.cluster));
   return {
     mode: ctx.mode,
     clusterSelectorMode: ctx.clusterSelectorMode,
     now: ctx.now,
-    settings: input.settings,
+    settings,
     suspendRequested: !!ctx.rayJob.spec.suspend,
     jobId,
     namespace: ctx.namespace,
@@ -94,7 +97,7 @@ export function observeRunning(ctx: Context): RunningObservation {
     activeDeadline: typeof deadlineSeconds === 'number' && start ? { start, seconds: deadlineSeconds, at: addSeconds(start, deadlineSeconds) } : undefined,
     checkFailingSince: checkFailingSince(ctx, submitFailed),
     submitFailed,
-    driverLost: lostSince(memory, jobId, ctx, fresh),
+    driverLost: lostSince(memory, jobId, ctx, fresh, settings.driverLostAfterSeconds),
     recordedStartTime: parseKubeTime(status.rayJobInfo?.startTime),
     memory,
   };
@@ -164,13 +167,13 @@ function nextMemory(ctx: Context, jobId: string, fresh: DashboardJobInfo | undef
   return memory;
 }
 
-function lostSince(memory: OperatorMemory, jobId: string, ctx: Context, fresh: DashboardJobInfo | undefined): RunningObservation['driverLost'] {
+function lostSince(memory: OperatorMemory, jobId: string, ctx: Context, fresh: DashboardJobInfo | undefined, afterSeconds: number): RunningObservation['driverLost'] {
   const lost = memory.driverNodeLostSince;
   const node = ctx.input.driverNode;
   if (!lost || lost.jobId !== jobId || fresh?.status !== 'RUNNING' || fresh.driverNodeId !== lost.nodeId) return undefined;
   const { nodeId } = lost;
   if ((node.kind !== 'dead' && node.kind !== 'missing') || node.nodeId !== nodeId) return undefined;
   const since = new Date(lost.since);
-  if (ctx.now.getTime() < addSeconds(since, ctx.input.settings.driverLostAfterSeconds).getTime()) return undefined;
+  if (ctx.now.getTime() < addSeconds(since, afterSeconds).getTime()) return undefined;
   return { nodeId, since };
 }
