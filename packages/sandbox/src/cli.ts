@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultImages, parseImageFlag } from './images/default-images.ts';
-import { ociLayoutImage } from './images/oci-layout-image.ts';
+import { imageLayoutFlag } from './images/oci-layout-image.ts';
 import type { ImageCatalog } from './kubelet/image-program.ts';
 import { startSandbox } from './sandbox.ts';
 
@@ -119,11 +119,9 @@ if (values.help) {
     images[parsed.name] = parsed.program;
   }
   for (const flag of values['image-layout'] ?? []) {
-    const eq = flag.indexOf('=');
-    const name = flag.slice(0, Math.max(eq, 0)).trim();
-    const layout = resolve(flag.slice(eq + 1).trim());
-    if (eq <= 0 || !existsSync(join(layout, 'index.json'))) fail(`--image-layout must be NAME=DIR with DIR an OCI image layout (index.json, blobs/), got "${flag}"`);
-    images[name] = await ociLayoutImage({ layout, unpackDir: join(dir, 'images') });
+    const parsed = await imageLayoutFlag(flag, join(dir, 'images'));
+    if (!parsed.ok) fail(parsed.message);
+    images[parsed.name] = parsed.program;
   }
   await up(dir, values.crds ?? [], images, port, !values['no-kubelet'], !values['no-job-controller']);
 } else if (positionals[0] === 'down') {

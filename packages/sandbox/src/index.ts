@@ -26,4 +26,4 @@ export type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
 export { createClusterLookup } from './dns/index.ts';
 export { deletePod, forceDeletePod, evictPod, oomKillContainer, rayHeadFault } from './faults/index.ts';
 export { defaultImages, parseImageFlag, findRealRayBin, submitterImageName, operatorImageName } from './images/default-images.ts';
-export { ociLayoutImage, type OciLayoutImageOptions } from './images/oci-layout-image.ts';
+export { ociLayoutImage, imageLayoutFlag, type OciLayoutImageOptions } from './images/oci-layout-image.ts';

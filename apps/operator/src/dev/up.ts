@@ -2,7 +2,8 @@
 // CRDs, Job controller, kubelet running pods as processes, cluster DNS), maps the images a newcomer's first
 // commands use as `rayjob-sandbox up` does (busybox, alpine, debian, ubuntu, python, node -> the host's shell,
 // python and node; our operator image), Ray images to the Ray emulator (or real Ray with --real-ray where the
-// real-Ray tier is provisioned) and our submitter image to our submitter; `--image NAME=COMMAND` maps more.
+// real-Ray tier is provisioned) and our submitter image to our submitter; `--image NAME=COMMAND` maps more, and
+// `--image-layout NAME=DIR` runs NAME from a built OCI image (e.g. ghcr.io/rayjob/submitter=dist/images/submitter/oci).
 // Starts the operator (every registered controller) against it, prints the kubeconfig path and stays up until
 // SIGTERM/SIGINT. Dev only: never part of the operator's bundle.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@rayjob/kube-runtime';
-import { defaultImages, parseImageFlag, startSandbox } from '@rayjob/sandbox';
+import { defaultImages, imageLayoutFlag, parseImageFlag, startSandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../config/config.ts';
 import { startOperator } from '../operator.ts';
 import { RAY_CRDS, repoPath, sandboxImages } from './sandbox-images.ts';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'real-ray': { type: 'boolean' },
     image: { type: 'string', multiple: true },
+    'image-layout': { type: 'string', multiple: true },
     'operator-flag': { type: 'string', multiple: true },
   },
 });
@@ -38,6 +40,15 @@ const images = {
 };
 for (const flag of values.image ?? []) {
   const parsed = parseImageFlag(flag);
+  if (!parsed.ok) {
+    process.stderr.write(`rayjob up: ${parsed.message}\n`);
+    process.exit(2);
+  }
+  images[parsed.name] = parsed.program;
+}
+// --image-layout NAME=DIR: NAME runs from its built image (npm run images), in its rootfs, as a cluster runs it.
+for (const flag of values['image-layout'] ?? []) {
+  const parsed = await imageLayoutFlag(flag, join(dir, 'images'));
   if (!parsed.ok) {
     process.stderr.write(`rayjob up: ${parsed.message}\n`);
     process.exit(2);

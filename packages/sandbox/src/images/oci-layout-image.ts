@@ -2,7 +2,7 @@
 // rootfs unpacked once per manifest digest, its ENTRYPOINT, CMD, ENV, WORKDIR and USER from its config, and the
 // kubelet starting each container inside that rootfs (kubelet/image-rootfs.ts) instead of as a host program.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { hostArchitecture, resolveImage, unpackImage } from '@rayjob/oci-image';
 import type { ImageProgram } from '../kubelet/image-program.ts';
 import { homeInRootfs } from '../kubelet/image-rootfs.ts';
@@ -55,4 +55,21 @@ export async function ociLayoutImage(options: OciLayoutImageOptions): Promise<Im
     workingDir: image.config.WorkingDir || '/',
     rootfs: { dir, uid, gid },
   };
+}
+
+export type ImageLayoutFlag = { ok: true; name: string; program: ImageProgram } | { ok: false; message: string };
+
+/** `--image-layout NAME=DIR`: NAME (a repository, any tag) runs from the OCI image layout DIR, unpacked under unpackDir. */
+export async function imageLayoutFlag(value: string, unpackDir: string): Promise<ImageLayoutFlag> {
+  const eq = value.indexOf('=');
+  const name = eq < 0 ? '' : value.slice(0, eq).trim();
+  const layout = eq < 0 ? '' : resolve(value.slice(eq + 1).trim());
+  if (name === '' || layout === '' || !existsSync(join(layout, 'index.json'))) {
+    return { ok: false, message: `--image-layout must be NAME=DIR with DIR an OCI image layout (oci-layout, index.json, blobs/; npm run images writes dist/images/submitter/oci), got "${value}"` };
+  }
+  try {
+    return { ok: true, name, program: await ociLayoutImage({ layout, unpackDir }) };
+  } catch (error) {
+    return { ok: false, message: `--image-layout ${value}: ${(error as Error).message}` };
+  }
 }

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { imageLayoutFlag } from '../../src/images/oci-layout-image.ts';
 import { enterRootfsArgv, homeInRootfs, pathInRootfs, resolveInRootfs, rootfsMounts } from '../../src/kubelet/image-rootfs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rayjob-rootfs-'));
@@ -71,5 +72,16 @@ describe('mounts for a rootfs container', () => {
 
   it('enters the rootfs as the image user in the working directory', () => {
     expect(enterRootfsArgv('/usr/bin/unshare', rootfs, '/work', ['/submitter', '--version'])).toEqual(['/usr/bin/unshare', `--root=${root}`, '--wd=/work', '--setgid=65532', '--setuid=65532', '--', '/submitter', '--version']);
+  });
+});
+
+describe('--image-layout NAME=DIR', () => {
+  it.each([
+    ['no =', 'ghcr.io/rayjob/submitter'],
+    ['no name', '=dist/images/submitter/oci'],
+    ['a directory that is not a layout', `ghcr.io/rayjob/submitter=${root}`],
+  ])('refuses %s, naming the flag and the fix', async (_what, value) => {
+    const parsed = await imageLayoutFlag(value, join(root, 'unpacked'));
+    expect(parsed).toEqual({ ok: false, message: expect.stringContaining('--image-layout must be NAME=DIR with DIR an OCI image layout') });
   });
 });
