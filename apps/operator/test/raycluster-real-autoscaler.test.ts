@@ -1,0 +1,151 @@
+// Ray's own autoscaler (Ray 2.58's `ray kuberay-autoscaler`, v1 and v2) in the head Pod's `autoscaler` sidecar on the
+// sandbox, reaching the API server from inside the Pod with the Pod's ServiceAccount token, as on a real cluster:
+// a RayJob whose cluster has one autoscaling group (min 0, max 3, 1 CPU per worker, head num-cpus 0) runs 3 tasks of
+// 1 CPU for 20 s; the workers go 0 -> 3 while the tasks wait, the job SUCCEEDS, the workers go back to 0 after
+// idleTimeoutSeconds. Prints the time from task submission to the first worker Ready and from idle to scale-down.
+// Real-Ray tier only (tools/ray/provision.sh); elsewhere it reports itself skipped. By hand, run it under
+// `flock /work/wt/realray.lock` beside other real-Ray runs.
+import { findRealRayBin } from '@rayjob/sandbox';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { api, eventually, type Json } from './support/api.ts';
+import { clusterPods, RAY_IMAGE, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+
+const rayBin = findRealRayBin();
+const skipReason = rayBin === undefined ? ' (skipped: real Ray is not provisioned; run tools/ray/provision.sh or set RAYJOB_REAL_RAY_BIN)' : '';
+if (skipReason !== '') console.warn(`Ray's autoscaler on real Ray${skipReason}`);
+
+// As raycluster-real-ray.test.ts: pinned agent ports and no log monitor keep a real node lean on 2 cores.
+const rayEnv = [{ name: 'RAY_USAGE_STATS_ENABLED', value: '0' }];
+const lean = { 'include-log-monitor': 'false', 'runtime-env-agent-port': '52366', 'dashboard-agent-grpc-port': '52367' };
+
+const ENTRYPOINT = `python -c '
+import ray, time
+ray.init()
+@ray.remote(num_cpus=1)
+def work(i):
+    time.sleep(20)
+    return i
+print("TASKS_SUBMITTED", time.time(), flush=True)
+refs = [work.remote(i) for i in range(3)]
+print("RESULT", sum(ray.get(refs)), flush=True)
+print("TASKS_DONE", time.time(), flush=True)
+'`;
+
+function rayJob(name: string, version: 'v1' | 'v2'): Json {
+  return {
+    apiVersion: 'ray.io/v1',
+    kind: 'RayJob',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      entrypoint: ENTRYPOINT,
+      submissionMode: 'HTTPMode',
+      rayClusterSpec: {
+        rayVersion: '2.58.0',
+        enableInTreeAutoscaling: true,
+        autoscalerOptions: { version, idleTimeoutSeconds: 10 },
+        headGroupSpec: {
+          rayStartParams: { ...lean, 'num-cpus': '0' },
+          template: {
+            spec: {
+              terminationGracePeriodSeconds: 5,
+              containers: [{
+                name: 'ray-head',
+                image: RAY_IMAGE,
+                env: rayEnv,
+                ports: [{ name: 'gcs-server', containerPort: 6379 }, { name: 'dashboard', containerPort: 8265 }, { name: 'client', containerPort: 10001 }],
+                resources: { limits: { cpu: '1', memory: '2Gi' } },
+              }],
+            },
+          },
+        },
+        workerGroupSpecs: [{
+          groupName: 'cpu',
+          replicas: 0,
+          minReplicas: 0,
+          maxReplicas: 3,
+          rayStartParams: lean,
+          template: { spec: { terminationGracePeriodSeconds: 5, containers: [{ name: 'ray-worker', image: RAY_IMAGE, env: rayEnv, resources: { limits: { cpu: '1', memory: '1Gi' } } }] } },
+        }],
+      },
+    },
+  };
+}
+
+let env: RayClusterEnv;
+const live = (pods: Json[]) => pods.filter((p) => !p.metadata.deletionTimestamp);
+const isReady = (p: Json) => p.status?.phase === 'Running' && (p.status?.conditions ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True');
+const getJob = async (name: string): Promise<Json> => (await api(env.url, 'GET', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).body;
+
+async function logTails(cluster: string, lines = 25): Promise<string> {
+  const out: string[] = [];
+  for (const pod of await clusterPods(env.url, cluster)) {
+    for (const c of pod.status?.containerStatuses ?? []) {
+      const res = await fetch(`${env.url}/api/v1/namespaces/default/pods/${pod.metadata.name}/log?container=${c.name}&tailLines=${lines}`);
+      out.push(`--- ${pod.metadata.name}/${c.name} (restarts ${c.restartCount})\n${(await res.text()).trimEnd()}`);
+    }
+  }
+  return out.join('\n');
+}
+
+describe.skipIf(skipReason !== '')(`Ray's autoscaler on real Ray${skipReason}`, () => {
+  beforeAll(async () => {
+    env = await startRayClusterEnv({ realRay: true, withRayJobs: true });
+  }, 60_000);
+  afterAll(async () => {
+    await env?.stop();
+  }, 60_000);
+
+  it.each(['v1', 'v2'] as const)('autoscaler %s: workers 0 -> 3 for waiting tasks, the job SUCCEEDS, back to 0 when idle', async (version) => {
+    const name = `autoscale-${version}`;
+    let cluster = '';
+    onTestFailed(async () => {
+      if (cluster) console.log(await logTails(cluster));
+    });
+    expect((await api(env.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob(name, version))).status).toBe(201);
+    cluster = await eventually('the RayJob\'s cluster', async () => (await getJob(name))?.status?.rayClusterName || undefined, 60_000, 500);
+
+    // Sampled every 500 ms: the most workers at once, when the first one was Ready, when the last one went.
+    let most = 0;
+    let firstReadyAt: number | undefined;
+    let goneAt: number | undefined;
+    let stop = false;
+    const sampler = (async () => {
+      while (!stop) {
+        try {
+          const workers = live(await clusterPods(env.url, cluster, 'ray.io/node-type=worker'));
+          most = Math.max(most, workers.length);
+          if (firstReadyAt === undefined && workers.some(isReady)) firstReadyAt = Date.now();
+          if (firstReadyAt !== undefined && workers.length === 0 && goneAt === undefined) goneAt = Date.now();
+          if (workers.length > 0) goneAt = undefined;
+        } catch {
+          // next sample
+        }
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
+
+    const done = await eventually(`RayJob ${name} Complete`, async () => {
+      const j = await getJob(name);
+      if (j?.status?.jobDeploymentStatus === 'Failed') throw new Error(`RayJob failed: ${JSON.stringify(j.status)}`);
+      return j?.status?.jobDeploymentStatus === 'Complete' ? j : undefined;
+    }, 12 * 60_000, 1000);
+    expect(done.status.jobStatus).toBe('SUCCEEDED');
+    await eventually('workers back to 0', async () => goneAt !== undefined, 4 * 60_000, 500);
+    stop = true;
+    await sampler;
+
+    const headIP = done.status.rayClusterStatus?.head?.podIP ?? (await clusterPods(env.url, cluster, 'ray.io/node-type=head'))[0]?.status?.podIP;
+    const logs = ((await (await fetch(`http://${headIP}:8265/api/jobs/${done.status.jobId}/logs`)).json()) as Json).logs as string;
+    const at = (tag: string) => Number(new RegExp(`${tag} ([0-9.]+)`).exec(logs)?.[1]) * 1000;
+    expect(logs).toContain('RESULT 3');
+    const toReady = ((firstReadyAt ?? NaN) - at('TASKS_SUBMITTED')) / 1000;
+    const toScaleDown = ((goneAt ?? NaN) - at('TASKS_DONE')) / 1000;
+    console.log(`[real-autoscaler ${version}] task submission -> first worker Ready: ${toReady.toFixed(1)} s; idle -> scaled down to 0: ${toScaleDown.toFixed(1)} s (idleTimeoutSeconds 10); most workers at once: ${most}`);
+    expect(most).toBe(3);
+    const patches = env.audit.filter((e) => e.verb === 'patch' && e.objectRef?.resource === 'rayclusters' && e.objectRef?.name === cluster);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(new Set(patches.map((e) => e.user?.username))).toEqual(new Set([`system:serviceaccount:default:${cluster}`]));
+    await api(env.url, 'DELETE', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`);
+    await eventually('the cluster\'s Pods gone', async () => (await clusterPods(env.url, cluster)).length === 0, 120_000, 1000);
+  }, 20 * 60_000);
+});
