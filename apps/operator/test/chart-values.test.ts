@@ -10,14 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import type { Json } from './support/api.ts';
-import { chartPath, extractHelm, runTool, yamlDocuments, type Run } from './support/helm.ts';
+import { chartPath, extractHelm, extractKubectl, runTool, yamlDocuments, type Run } from './support/helm.ts';
 
 const kuberayValues = repoPath('apps/operator/test/fixtures/kuberay-chart-values.yaml');
 const base = repoPath('apps/operator/deploy/kustomize/base');
 const scratch = mkdtempSync(join(tmpdir(), 'operator-chart-values-'));
 let helm = '';
+let kubectl = '';
 beforeAll(async () => {
   helm = await extractHelm(scratch);
+  kubectl = await extractKubectl(scratch);
 }, 60_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -164,7 +166,7 @@ describe('kustomize', { timeout: 60_000 }, () => {
     const overlay = join(scratch, `overlay-${namespace}`);
     mkdirSync(overlay, { recursive: true });
     writeFileSync(join(overlay, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: ${namespace}\nresources:\n  - ${relative(overlay, base)}\n`);
-    const r = await runTool(scratch, 'kubectl', ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', overlay]);
+    const r = await runTool(scratch, kubectl, ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', overlay]);
     if (r.code !== 0) throw new Error(r.stderr);
     const objects = yamlDocuments(r.stdout);
     const namespaced = objects.filter((o) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'].includes(o.kind));
@@ -178,7 +180,7 @@ describe('kustomize', { timeout: 60_000 }, () => {
   });
 
   it('the shipped example overlay builds', async () => {
-    const r = await runTool(scratch, 'kubectl', ['kustomize', repoPath('apps/operator/deploy/kustomize/overlays/namespace-example')]);
+    const r = await runTool(scratch, kubectl, ['kustomize', repoPath('apps/operator/deploy/kustomize/overlays/namespace-example')]);
     expect(r.code, r.stderr).toBe(0);
     expect(one(yamlDocuments(r.stdout), 'ClusterRoleBinding').subjects[0].namespace).toBe('ml-platform');
   });

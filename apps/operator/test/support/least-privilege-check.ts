@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { parseAllDocuments } from 'yaml';
 import type { Json } from './api.ts';
-import { chartPath, extractHelm, runTool } from './helm.ts';
+import { chartPath, extractHelm, extractKubectl, runTool } from './helm.ts';
 import { leastPrivilegeVerdict, operatorNamespace, type OperatorCallRecord } from './least-privilege.ts';
 import { grantsOf, unionNeeds, type Grant } from './rbac-derive.ts';
 
@@ -48,7 +48,7 @@ async function render(scratch: string): Promise<Record<string, Grant[]>> {
   const helm = await extractHelm(scratch);
   const rendered = await runTool(scratch, helm, ['template', 'rayjob', chartPath, '--namespace', operatorNamespace]);
   if (rendered.code !== 0) throw new Error(`helm template: ${rendered.stderr}`);
-  const kustomized = await runTool(scratch, 'kubectl', ['kustomize', kustomizeBase]);
+  const kustomized = await runTool(scratch, await extractKubectl(scratch), ['kustomize', kustomizeBase]);
   if (kustomized.code !== 0) throw new Error(`kubectl kustomize: ${kustomized.stderr}`);
   return {
     'Helm chart': grantsOf(documents(rendered.stdout), operatorNamespace),
