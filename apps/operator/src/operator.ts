@@ -82,6 +82,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     useKubernetesProxy: config.useKubernetesProxy,
     ...(config.useKubernetesProxy && { apiServer: { url: client.server, tls: client.tls, authHeaders: () => client.authHeaders() } }),
     ...(options.dashboardLookup && { lookup: options.dashboardLookup }),
+    fence: manager.workSignal,
   };
   const started: Record<string, StartedController> = {};
   for (const registration of options.controllers ?? registered) {

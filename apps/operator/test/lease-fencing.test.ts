@@ -8,6 +8,8 @@ import { api, eventually } from './support/api.ts';
 import { createRayJob, rayJobManifest, startEnv, type Env } from './support/env.ts';
 import { operatorNamespace } from './support/least-privilege.ts';
 import { isOperatorCall } from './support/operator-calls.ts';
+import type { RayCluster } from '@rayjob/core';
+import { createDashboardClients } from '../src/controllers/rayjob/dashboards.ts';
 
 const QPS = 2;
 const BURST = 1;
@@ -16,7 +18,8 @@ beforeAll(async () => {
   env = await startEnv(['--enable-leader-election=true', `--leader-election-namespace=${operatorNamespace}`, `--qps=${QPS}`, `--burst=${BURST}`], {
     faultProxy: true,
     identity: 'fenced',
-    leaderElection: { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
+    // Roomy: each lease call may take up to one retry period, and a loaded machine must not lose the lease by itself.
+    leaderElection: { leaseDurationMs: 12_000, renewDeadlineMs: 8_000, retryPeriodMs: 2_000 },
   });
 }, 120_000);
 afterAll(async () => {
@@ -25,16 +28,19 @@ afterAll(async () => {
 
 const writeVerbs = ['create', 'update', 'patch', 'delete'];
 
-describe('lease fencing', { timeout: 120_000 }, () => {
+describe('lease fencing', { timeout: 200_000 }, () => {
   it('a lease lost mid-reconcile: the write in flight is cancelled and nothing is written after the loss', async () => {
     const proxy = env.proxy!;
     await eventually('the replica to lead', () => env.operator.isLeader());
     proxy.inject({ method: 'POST', path: /\/rayclusters(\?|$)/, fault: { kind: 'hold' } });
     await createRayJob(env.url, rayJobManifest('fenced', { submissionMode: 'HTTPMode', entrypoint: 'echo fenced' }));
-    await eventually('the RayCluster create to be held', () => proxy.seen.some((s) => s.fault === 'hold'), 60_000);
+    await eventually('the RayCluster create to be held', () => {
+      if (!env.operator.isLeader()) throw new Error('the replica lost its lease by itself (a machine too loaded for the lease timings)');
+      return proxy.seen.some((s) => s.fault === 'hold');
+    }, 120_000);
     // From now on the lease cannot be renewed: the renew deadline passes while the create is in flight.
     for (const method of ['GET', 'PUT']) proxy.inject({ method, path: /\/leases\//, fault: { kind: 'answer', status: 503 }, times: 100_000 });
-    await eventually('the lease to be lost', () => !env.operator.isLeader(), 20_000, 20);
+    await eventually('the lease to be lost', () => !env.operator.isLeader(), 30_000, 20);
     const lostAt = Date.now();
     // The cancelled request's connection closes a moment later; then the held create is let go.
     await eventually('the held create to be given up by the operator', () => proxy.heldWanted() === 0, 5_000, 50).catch(() => undefined);
@@ -45,6 +51,16 @@ describe('lease fencing', { timeout: 120_000 }, () => {
     expect(writesAfter.map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
     const clusters = (await api(env.url, 'GET', '/apis/ray.io/v1/namespaces/default/rayclusters')).body.items;
     expect(clusters).toEqual([]);
+  });
+
+  it('a fenced replica starts no dashboard call either (no Ray job submitted, stopped or deleted after the loss)', async () => {
+    const fence = new AbortController();
+    const dashboards = createDashboardClients({ useKubernetesProxy: false, fence: fence.signal }, () => Promise.resolve(undefined));
+    const cluster = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name: 'c', namespace: 'default', uid: 'u' }, spec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [] } } } } } as unknown as RayCluster;
+    expect((await dashboards.clientFor(cluster, '127.0.0.1:8265')).ok).toBe(true);
+    fence.abort();
+    expect(await dashboards.clientFor(cluster, '127.0.0.1:8265')).toEqual({ ok: false, message: 'this operator replica no longer holds the leader lease' });
+    await dashboards.close();
   });
 
   it('--qps/--burst: no window of the operator\'s API calls holds more than burst + qps x its length (client-go\'s token bucket)', () => {

@@ -68,6 +68,8 @@ export interface Manager {
   readonly client: KubeClient;
   /** `client`, fenced by the lease (see above): give it to whatever writes on behalf of the leader. */
   readonly workClient: KubeClient;
+  /** Aborts when workClient is fenced off: for other side effects of the leader's work (a Ray job submission). */
+  readonly workSignal: AbortSignal;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   /** One informer per (type, namespace, selectors), shared by every controller that asks. */
@@ -139,6 +141,7 @@ export function createManager(options: ManagerOptions): Manager {
   return {
     client: options.client,
     workClient,
+    workSignal: work.signal,
     logger: log,
     metrics,
     informer: <T extends KubeObject>(type: ResourceType, scope: InformerScope<T> = {}) => {

@@ -15,6 +15,8 @@ export interface DashboardRoute {
   apiServer?: { url: string; tls?: ApiServerTls; authHeaders: () => Promise<Record<string, string>> } | undefined;
   /** Name resolution for the direct route (a sandbox's cluster DNS when the operator runs outside it). */
   lookup?: LookupFunction | undefined;
+  /** Aborted once this replica's work is fenced off (the lease was lost): no dashboard call starts after that. */
+  fence?: AbortSignal | undefined;
 }
 
 export interface ApiServerTls {
@@ -73,6 +75,8 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
 
   return {
     async clientFor(cluster, dashboardURL) {
+      // A replica that lost its lease must not submit, stop or delete Ray jobs any more than write objects.
+      if (route.fence?.aborted) return { ok: false, message: 'this operator replica no longer holds the leader lease' };
       const auth = await token(cluster);
       if (!auth.ok) return auth;
       const base = address(cluster, dashboardURL);
