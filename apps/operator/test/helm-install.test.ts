@@ -13,7 +13,7 @@ import { defaultImages, operatorImageName, podLogPath, startSandbox, type AuditE
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoPath } from '../src/dev/sandbox-images.ts';
 import { api, eventually, type Json } from './support/api.ts';
-import { chartPath, extractHelm, runTool, type Run } from './support/helm.ts';
+import { chartPath, extractHelm, extractKubectl, runTool, type Run } from './support/helm.ts';
 import { operatorNamespace } from './support/least-privilege.ts';
 import { discoverPlurals, isOperatorCall, saveOperatorCalls } from './support/operator-calls.ts';
 
@@ -29,9 +29,11 @@ const kuberayValues = repoPath('apps/operator/test/fixtures/kuberay-chart-values
 const audit: AuditEvent[] = [];
 let sandbox: Sandbox;
 let helm = '';
+let kubectl = '';
 
 beforeAll(async () => {
   helm = await extractHelm(scratch);
+  kubectl = await extractKubectl(scratch);
   execFileSync(process.execPath, [repoPath('apps/operator/esbuild.config.mjs')], { env: { ...process.env, OPERATOR_BUNDLE_OUT: join(imageDist, 'operator.mjs') }, timeout: 120_000 });
   // A pod sees the host's files except /tmp (its own), so the bundle comes in as the image's files do.
   const images = defaultImages({ repoRoot: repoPath(''), realRayBin: null });
@@ -104,6 +106,21 @@ describe('helm install into the sandbox', { timeout: 300_000 }, () => {
     expect(installed.stdout).toContain('STATUS: deployed');
     expect(installed.stdout).toContain(`kubectl -n ${namespace} rollout status deployment/kuberay-operator`);
     await checkSubmitterStatePolicy(installed.stdout);
+    // `kubectl auth can-i` as the ServiceAccount: what the chart's RBAC grants it, and what it does not.
+    const canI = async (...args: string[]) => (await runTool(scratch, kubectl, ['--kubeconfig', sandbox.kubeconfigPath, 'auth', 'can-i', '--as', operatorUser, ...args])).stdout.trim();
+    const rights = [
+      ['create', 'rayclusters.ray.io', '-n', 'default'], ['update', 'rayjobs.ray.io', '--subresource=status', '-n', 'default'], ['create', 'jobs.batch', '-n', 'team-a'],
+      ['update', 'leases.coordination.k8s.io', '-n', namespace], ['update', 'leases.coordination.k8s.io', '-n', 'default'],
+      ['list', 'secrets', '-n', 'default'], ['delete', 'configmaps', '-n', 'kube-system'], ['create', 'pods', '--subresource=exec', '-n', 'default'],
+      ['create', 'clusterrolebindings'], ['*', '*', '-A'],
+    ];
+    const answers = await Promise.all(rights.map((r) => canI(...r)));
+    expect(Object.fromEntries(rights.map((r, i) => [r.join(' '), answers[i]]))).toEqual({
+      'create rayclusters.ray.io -n default': 'yes', 'update rayjobs.ray.io --subresource=status -n default': 'yes', 'create jobs.batch -n team-a': 'yes',
+      [`update leases.coordination.k8s.io -n ${namespace}`]: 'yes', 'update leases.coordination.k8s.io -n default': 'no',
+      'list secrets -n default': 'no', 'delete configmaps -n kube-system': 'no', 'create pods --subresource=exec -n default': 'no',
+      'create clusterrolebindings': 'no', '* * -A': 'no',
+    });
 
     const pods = (await api(sandbox.url, 'GET', `/api/v1/namespaces/${namespace}/pods`)).body.items as Json[];
     expect(pods).toHaveLength(1);
