@@ -17,6 +17,7 @@ const decision: Decision = {
   requeueAfterSeconds: 3,
   memory: {},
   notes: [],
+  conditionEvents: [],
 };
 
 const conflict: KubeResult<never> = { ok: false, code: 409, reason: 'AlreadyExists', message: 'already exists' };

@@ -16,6 +16,7 @@ const decision: Decision = {
   requeueAfterSeconds: 3,
   memory: {},
   notes: [],
+  conditionEvents: [],
 };
 
 const writes: unknown[] = [];

@@ -19,6 +19,7 @@ const decision: Decision = {
   requeueAfterSeconds: 3,
   memory: {},
   notes: [],
+  conditionEvents: [],
 };
 
 const fail = (code: number, reason: string): KubeResult<never> => ({ ok: false, code, reason, message: reason });

@@ -1,5 +1,6 @@
 import { isJobDeploymentTerminal, type JobDeploymentStatus, type JobFailedReason, type JobStatus, type RayJob, type RayJobResourceStatus, type SubmissionMode } from '../schema/index.ts';
 import type { Action, EventSpec } from './actions.ts';
+import type { RunningEvidence } from './conditions/types.ts';
 import type { DecisionInput, OperatorMemory } from './inputs.ts';
 import { fallbackFailureMessage } from './messages.ts';
 import { formatKubeTime } from './time-format.ts';
@@ -25,6 +26,10 @@ export interface Context {
   name: string;
   /** Why the decision came out as it did, for the reconcile log (KubeRay's log lines of note). */
   notes: string[];
+  /** Running's JobRunning condition with its evidence, when the RayJob stays Running (see running/evidence.ts). */
+  runningEvidence?: RunningEvidence | undefined;
+  /** What a verdict's (KubeRay-worded) status message leaves out, for its Complete or Failed condition. */
+  verdictEvidence?: string | undefined;
 }
 
 /** How a state handler ended the reconcile (KubeRay: `break` into the epilogue, or `return` early). */

@@ -1,6 +1,7 @@
 import { isJobDeploymentTerminal, isManagedBy, type RayJobResourceStatus } from '../schema/index.ts';
 import { validateRayJob } from '../validation/index.ts';
-import type { Action } from './actions.ts';
+import type { Action, EventSpec } from './actions.ts';
+import { applyConditions } from './conditions/apply.ts';
 import { createContext, emit, type Context, type Ending } from './context.ts';
 import type { DecisionInput, OperatorMemory } from './inputs.ts';
 import { eventNotes } from './messages.ts';
@@ -29,6 +30,11 @@ export interface Decision {
   memory: OperatorMemory;
   /** Log lines of note (KubeRay's wording where it has one). */
   notes: string[];
+  /**
+   * One event per condition that changed status or reason, its evidence as the note: recorded only once the
+   * status write that carries the change succeeded, so a conflict and a retry do not tell it twice.
+   */
+  conditionEvents: EventSpec[];
 }
 
 /**
@@ -52,7 +58,7 @@ export function decide(input: DecisionInput): Decision {
       ctx.status.jobDeploymentStatus = 'ValidationFailed';
       ctx.status.reason = 'ValidationFailed';
       ctx.status.message = verdict.message;
-      return finish(ctx, { kind: 'return', requeueSeconds: undefined }, false);
+      return finish(ctx, { kind: 'return', requeueSeconds: undefined }, false, true);
     }
   }
   return finish(ctx, dispatch(ctx), true);
@@ -87,7 +93,7 @@ function dispatch(ctx: Context): Ending {
   }
 }
 
-function finish(ctx: Context, ending: Ending, managed: boolean): Decision {
+function finish(ctx: Context, ending: Ending, managed: boolean, summarize = managed): Decision {
   let requeue = ending.requeueSeconds;
   if (ending.kind === 'epilogue') {
     applyRetryPolicy(ctx);
@@ -98,6 +104,9 @@ function finish(ctx: Context, ending: Ending, managed: boolean): Decision {
     const generation = ctx.rayJob.metadata.generation;
     if (generation !== undefined) ctx.status.observedGeneration = generation;
   }
+  // Conditions summarize the decided status (ValidationFailed included); a RayJob being deleted or managed by
+  // another controller keeps the ones it has.
+  const conditionEvents = summarize ? applyConditions(ctx) : [];
   // The RayCluster status copy rides along with the RayJob's own changes: a cluster status change alone (each
   // pod and condition update while the cluster comes up) is no reason for a write of its own (compat B2).
   const statusChanged = !statusEqual(withoutClusterCopy(ctx.original), withoutClusterCopy(ctx.status));
@@ -110,6 +119,7 @@ function finish(ctx: Context, ending: Ending, managed: boolean): Decision {
     requeueAfterSeconds: requeue,
     memory: ctx.memory,
     notes: ctx.notes,
+    conditionEvents,
   };
 }
 

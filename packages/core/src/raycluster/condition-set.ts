@@ -1,6 +1,6 @@
 import type { Condition } from '../schema/index.ts';
 
-export type ConditionInput = Pick<Condition, 'type' | 'status' | 'reason' | 'message'>;
+export type ConditionInput = Pick<Condition, 'type' | 'status' | 'reason' | 'message'> & { observedGeneration?: number };
 
 /** apimachinery's meta.SetStatusCondition / RemoveStatusCondition / IsStatusConditionTrue, on plain arrays. */
 
@@ -31,6 +31,7 @@ export function setCondition(conditions: Condition[], next: ConditionInput, now:
     status: next.status,
     reason: next.reason,
     message: next.message,
+    ...(next.observedGeneration !== undefined && { observedGeneration: next.observedGeneration }),
     lastTransitionTime: existing.status === next.status ? existing.lastTransitionTime : now,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObjectMetaSchema } from './kube-meta.ts';
+import { ConditionSchema, ObjectMetaSchema } from './kube-meta.ts';
 import { int32, int64, stringMap, time } from './kube-primitives.ts';
 import { ManagedBySchema } from './managed-by.ts';
 import { PodTemplateSpecSchema } from './pod.ts';
@@ -198,6 +198,14 @@ export const RayJobResourceStatusSchema = z.looseObject({
   rayClusterStatus: RayClusterStatusSchema.optional(),
   jobStatusCheckFailureStartTime: time().optional(),
   observedGeneration: int64().optional(),
+  // Ours (additive): KubeRay's fields above keep their meaning; these summarize them with the evidence.
+  conditions: z
+    .array(ConditionSchema)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+    .optional()
+    .describe(
+      'Summary conditions: RayClusterProvisioned, RayClusterReady, JobSubmitted, JobRunning, Complete, Failed, Suspended. Each reason is CamelCase and each message gives the evidence behind the RayJob\'s decision; use kubectl wait --for=condition=Complete.',
+    ),
 });
 /** The RayJob's `status` object. Named RayJobResourceStatus in the package index, where RayJobStatus is Ray's job status. */
 export type RayJobResourceStatus = z.infer<typeof RayJobResourceStatusSchema>;

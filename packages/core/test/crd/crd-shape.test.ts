@@ -164,6 +164,8 @@ describe('RayJob CRD schema details', () => {
       [
         'rayJobInfo', 'jobId', 'rayClusterName', 'dashboardURL', 'jobStatus', 'jobDeploymentStatus', 'reason', 'message',
         'startTime', 'endTime', 'succeeded', 'failed', 'rayClusterStatus', 'jobStatusCheckFailureStartTime', 'observedGeneration',
+        // Ours, additive: the summary conditions with their evidence.
+        'conditions',
       ].sort(),
     );
   });

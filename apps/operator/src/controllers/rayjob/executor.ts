@@ -88,6 +88,8 @@ async function executeInOrder(rayJob: RayJob, decision: Decision, deps: ExecuteD
     const stop = await writeStatus();
     if (stop) return stop;
   }
+  // A condition's change is told once, after the write that carries it (a conflict re-decides and tells it then).
+  if (statusWritten) for (const event of decision.conditionEvents) await deps.writer.recordEvent(current as KubernetesObject, event);
   return track({ kind: 'done', memory, statusWritten });
 }
 

@@ -2,6 +2,7 @@ import type { Context, Ending } from '../context.ts';
 import { applyVerdict } from '../running/apply-verdict.ts';
 import { markSubmittersAttachOnly } from '../running/attach-only-mark.ts';
 import { observeRunning } from '../running/observation.ts';
+import { explainRunning, verdictEvidence } from '../running/evidence.ts';
 import { judgeRunning } from '../running/rules.ts';
 
 /**
@@ -12,6 +13,8 @@ export function decideRunning(ctx: Context): Ending {
   const observation = observeRunning(ctx);
   const { rule, verdict } = judgeRunning(observation);
   const ending = applyVerdict(ctx, observation, rule, verdict);
+  ctx.runningEvidence = explainRunning(ctx, observation, rule, verdict);
+  ctx.verdictEvidence = verdictEvidence(observation, rule, verdict);
   markSubmittersAttachOnly(ctx);
   return ending;
 }
