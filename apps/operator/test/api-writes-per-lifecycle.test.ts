@@ -1,6 +1,6 @@
 // API writes of one RayJob lifecycle, counted by a proxy between the operator and the sandbox's API server
 // (the bench's counting proxy): the RayJob controller writes each real change once — no failed status writes
-// from a stale cache, no no-op writes, and no write for a RayCluster status change alone.
+// from a stale cache, no no-op writes, and a RayCluster status change mirrored at most once.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLogger } from '@rayjob/kube-runtime';
@@ -55,15 +55,39 @@ async function rayJobWrites(name: string) {
   const mine = proxy.requests.filter((r) => r.path.split('?')[0]?.match(new RegExp(`/rayjobs/${name}(/status)?$`)) && r.method !== 'GET');
   const statusWrites = mine.filter((r) => classify(r).resource === 'rayjobs/status');
   const written = statusWrites.filter((r) => r.status < 300).map((r) => statusOf(r.body));
+  const own = ownChanges(written);
   return {
     analysis: analyse(mine),
-    statusWrites: written.length - checkFailureWrites(written),
-    trail: written.map((st) => `${st.jobDeploymentStatus ?? ''}/${st.jobStatus ?? ''}${st.jobStatusCheckFailureStartTime ? ' (status check failing)' : ''}`).join(' -> '),
+    statusWrites: own - checkFailureWrites(written),
+    mirrorWrites: written.length - own,
+    trail: written.map((st, i) => `${st.jobDeploymentStatus ?? ''}/${st.jobStatus ?? ''}${st.jobStatusCheckFailureStartTime ? ' (status check failing)' : ''} [${changedKeys(written[i - 1], st).join(',')}]`).join(' -> '),
     failedStatusWrites: statusWrites.filter((r) => r.status >= 300).map((r) => r.status),
   };
 }
 
-type WrittenStatus = { jobDeploymentStatus?: string; jobStatus?: string; jobStatusCheckFailureStartTime?: string };
+type WrittenStatus = { jobDeploymentStatus?: string; jobStatus?: string; jobStatusCheckFailureStartTime?: string; rayClusterStatus?: unknown; conditions?: unknown };
+
+/**
+ * Writes that change the RayJob's own fields. The others carry only the mirror of the RayCluster's status
+ * (rayClusterStatus, and the conditions summarizing it): one per status write of the RayCluster at most.
+ */
+function ownChanges(written: readonly WrittenStatus[]): number {
+  const mirror = new Set(['rayClusterStatus', 'conditions']);
+  return written.filter((st, i) => i === 0 || changedKeys(written[i - 1], st).some((k) => !mirror.has(k))).length;
+}
+
+function changedKeys(before: WrittenStatus | undefined, after: WrittenStatus): string[] {
+  const a = (before ?? {}) as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  // Key order differs between writes: compare each field with sorted keys.
+  const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([p], [q]) => p.localeCompare(q))) : x));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k]));
+}
+
+/** Successful status writes of the RayCluster `cluster` (by the RayCluster controller). */
+function clusterStatusWrites(cluster: string): number {
+  return proxy.requests.filter((r) => r.method !== 'GET' && r.status < 300 && (r.path.split('?')[0] ?? '').endsWith(`/rayclusters/${cluster}/status`)).length;
+}
 
 function statusOf(body: string | undefined): WrittenStatus {
   try {
@@ -101,10 +125,13 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     const name = `writes-${mode.toLowerCase()}`;
     await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done' }));
     await waitForDeployment(sandbox.url, name, 'Complete', 150_000);
-    const { analysis, statusWrites, failedStatusWrites, trail } = await rayJobWrites(name);
+    const { analysis, statusWrites, mirrorWrites, failedStatusWrites, trail } = await rayJobWrites(name);
     expect(analysis.noOps.map((n) => `${n.kind} ${n.body}`)).toEqual([]);
     expect(failedStatusWrites).toEqual([]);
     expect(statusWrites, `status writes (besides a status-check failure's start and end): ${trail}`).toBeLessThanOrEqual(most);
+    // The RayCluster's status is mirrored when it changes (issue 26): at most one RayJob write per cluster write.
+    const cluster = (await (await fetch(`${sandbox.url}/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).json() as { status?: { rayClusterName?: string } }).status?.rayClusterName ?? '';
+    expect(mirrorWrites).toBeLessThanOrEqual(clusterStatusWrites(cluster));
     // The RayJob controller's creates (RayCluster, submitter Job) are sent once, not again from a lagging cache.
     const conflictsOfCreates = proxy.requests.filter((r) => r.method === 'POST' && r.status === 409 && /\/(rayclusters|jobs)$/.test(r.path.split('?')[0] ?? '')).map((r) => r.path);
     expect(conflictsOfCreates).toEqual([]);

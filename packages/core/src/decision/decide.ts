@@ -2,7 +2,7 @@ import { isJobDeploymentTerminal, isManagedBy, type RayJobResourceStatus } from 
 import { validateRayJob } from '../validation/index.ts';
 import type { Action, EventSpec } from './actions.ts';
 import { applyConditions } from './conditions/apply.ts';
-import { createContext, emit, type Context, type Ending } from './context.ts';
+import { copyJson, createContext, emit, type Context, type Ending } from './context.ts';
 import type { DecisionInput, OperatorMemory } from './inputs.ts';
 import { eventNotes } from './messages.ts';
 import { decideDeletion } from './states/deletion.ts';
@@ -107,9 +107,10 @@ function finish(ctx: Context, ending: Ending, managed: boolean, summarize = mana
   // Conditions summarize the decided status (ValidationFailed included); a RayJob being deleted or managed by
   // another controller keeps the ones it has.
   const conditionEvents = summarize ? applyConditions(ctx) : [];
-  // The RayCluster status copy rides along with the RayJob's own changes: a cluster status change alone (each
-  // pod and condition update while the cluster comes up) is no reason for a write of its own (compat B2).
-  const statusChanged = !statusEqual(withoutClusterCopy(ctx.original), withoutClusterCopy(ctx.status));
+  if (managed) mirrorClusterStatus(ctx);
+  // The RayJob mirrors its RayCluster's status whenever that changes (KubeRay's e2e: a status write on the
+  // RayCluster reaches the RayJob's rayClusterStatus); lastUpdateTime alone is no change (status-equality.ts).
+  const statusChanged = !statusEqual(ctx.original, ctx.status);
   const destructive = ctx.actions.some((a) => a.type === 'stopRayJob' || a.type === 'deleteCluster' || a.type === 'deleteSubmitterJob' || a.type === 'suspendWorkerGroups' || a.type === 'deleteRayJob');
   return {
     status: ctx.status,
@@ -151,7 +152,9 @@ function applyRetryPolicy(ctx: Context): void {
   ctx.actions = ctx.actions.filter((a) => a.type !== 'stopRayJob');
 }
 
-function withoutClusterCopy(status: RayJobResourceStatus): RayJobResourceStatus {
-  const { rayClusterStatus: _copy, ...rest } = status;
-  return rest;
+/** While the RayJob's cluster is in use (Initializing, Waiting, Running), its status is copied as it is now. */
+function mirrorClusterStatus(ctx: Context): void {
+  const cluster = ctx.input.cluster;
+  const using = ctx.status.jobDeploymentStatus === 'Initializing' || ctx.status.jobDeploymentStatus === 'Waiting' || ctx.status.jobDeploymentStatus === 'Running';
+  if (using && cluster?.status && cluster.metadata.name === ctx.status.rayClusterName) ctx.status.rayClusterStatus = copyJson(cluster.status);
 }

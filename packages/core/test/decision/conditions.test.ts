@@ -56,7 +56,7 @@ const rows: Row[] = [
     kind: 'non-verdict: the submitter was killed (exit 143) while Ray says RUNNING on an ALIVE node: kept Running',
     before: running(), after: running(submitterKilled), deployment: 'Running',
     condition: { type: 'JobRunning', status: 'True', reason: 'SubmitterExitedJobRunning' },
-    evidence: [`pod rayjob-sample-abcde exited 143`, 'BackoffLimitExceeded', `RUNNING with its driver on ALIVE node ${DRIVER_NODE}`, 'kept Running'], event: 'Warning',
+    evidence: [`pod rayjob-sample-abcde exited 143`, 'the submitter Job failed (BackoffLimitExceeded: Job has reached the specified backoff limit)', `RUNNING with its driver on ALIVE node ${DRIVER_NODE}`, 'the RayJob stays Running'], event: 'Warning',
   },
   {
     kind: 'non-verdict: a status check failed within its budget: kept Running, with the deadline',
@@ -216,6 +216,13 @@ describe('status.conditions conventions', () => {
     expect(d.statusChanged).toBe(true);
   });
 
+  it('a head pod that is only starting (ContainerCreating) is not announced as a failure', () => {
+    const starting = makeCluster(undefined, { status: { conditions: [{ type: 'HeadPodReady', status: 'False', reason: 'ContainerCreating', message: 'containers with unready status: [ray-head]', lastTransitionTime: iso(40) }] } } as never);
+    const d = afterSettled({ rayJob: inState('Initializing'), cluster: provisioning() }, { rayJob: inState('Initializing'), cluster: starting });
+    expect(condition(d, 'RayClusterReady')).toMatchObject({ status: 'False', reason: 'RayClusterNotReady' });
+    expect(d.conditionEvents).toEqual([]);
+  });
+
   it('Complete and Failed exist only while true: a retry takes Failed away', () => {
     const failed = afterSettled(running(), { ...running(), cluster: undefined, rayJob: inState('Running', 'K8sJobMode', {}, { backoffLimit: 1 }) });
     expect(failed.status.jobDeploymentStatus).toBe('Retrying');
@@ -234,6 +241,26 @@ describe('status.conditions conventions', () => {
     const d = decide(makeInput({ rayJob }));
     expect(d.status.conditions).toEqual([{ type: 'Foo', status: 'True', reason: 'Bar', message: '', lastTransitionTime: iso(0) }]);
     expect(d.conditionEvents).toEqual([]);
+  });
+});
+
+describe('the RayCluster status mirror', () => {
+  it('a status write on the RayCluster alone reaches the RayJob\'s rayClusterStatus (KubeRay e2e: RayCluster status update propagates)', () => {
+    const cluster = makeCluster('ready', { status: { state: 'ready', maxWorkerReplicas: 3 } } as never);
+    const settled = decide(makeInput({ ...running(), cluster }));
+    const steady = { ...running(), rayJob: { ...running().rayJob, status: settled.status } as RayJob };
+    expect(decide(makeInput({ ...steady, cluster })).statusChanged).toBe(false);
+    const updated = makeCluster('ready', { status: { state: 'ready', maxWorkerReplicas: 5 } } as never);
+    const d = decide(makeInput({ ...steady, cluster: updated }));
+    expect(d.statusChanged).toBe(true);
+    expect(d.status.rayClusterStatus?.maxWorkerReplicas).toBe(5);
+  });
+
+  it('the RayCluster\'s lastUpdateTime alone is no change', () => {
+    const cluster = makeCluster('ready', { status: { state: 'ready', lastUpdateTime: iso(1) } } as never);
+    const settled = decide(makeInput({ ...running(), cluster }));
+    const steady = { ...running(), rayJob: { ...running().rayJob, status: settled.status } as RayJob };
+    expect(decide(makeInput({ ...steady, cluster: makeCluster('ready', { status: { state: 'ready', lastUpdateTime: iso(9) } } as never) })).statusChanged).toBe(false);
   });
 });
 

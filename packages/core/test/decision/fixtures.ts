@@ -188,17 +188,18 @@ export function healthyCluster(): Pick<DecisionInput, 'cluster' | 'clusterHeadSe
 }
 
 /**
- * One decision on a RayJob whose status already carries the conditions this very observation gives (a settled
- * RayJob): the tables then see a write, an action or an event only for what else changed. The conditions' own
+ * One decision on a RayJob whose status already carries the conditions and the RayCluster status copy this very
+ * observation gives (a settled RayJob): the tables then see a write, an action or an event only for what else changed. The conditions' own
  * changes and events are tested on `decide(makeInput(...))` directly (conditions.test.ts).
  */
 export const run = (partial: Partial<DecisionInput> & { rayJob: RayJob }): Decision => decide(makeInput(withSettledConditions(partial)));
 
 export function withSettledConditions<T extends { rayJob: RayJob }>(partial: T): T {
   const first = decide(makeInput(partial));
-  const conditions = first.status.conditions;
+  const { conditions, rayClusterStatus } = first.status;
   if (!conditions) return partial;
-  const rayJob = { ...partial.rayJob, status: { ...(partial.rayJob.status ?? { succeeded: 0, failed: 0 }), conditions } };
+  const settled = { conditions, ...(rayClusterStatus && { rayClusterStatus }) };
+  const rayJob = { ...partial.rayJob, status: { ...(partial.rayJob.status ?? { succeeded: 0, failed: 0 }), ...settled } };
   return { ...partial, rayJob };
 }
 

@@ -63,7 +63,7 @@ const rows: Row[] = [
     check: (d) => expect(d.actions[0]).toMatchObject({ event: { type: 'Warning', note: 'RayCluster default/shared set in the clusterSelector is not found. It must be created manually' } }),
   },
   {
-    behaviour: 'Initializing, cluster not ready: mirrors the cluster status and waits; a change of the cluster\'s status alone is not written (compat B2)',
+    behaviour: 'Initializing, cluster not ready: mirrors the cluster status and waits (nothing new to write when the copy is current)',
     input: () => ({ rayJob: inState('Initializing', 'K8sJobMode', { dashboardURL: undefined }), cluster: makeCluster(undefined, { status: { conditions: [{ type: 'HeadPodReady', status: 'False', reason: 'Pending', message: '', lastTransitionTime: iso(1) }] } } as never) }),
     deployment: 'Initializing', actions: [], requeue: 3, statusChanged: false,
     check: (d) => expect(d.status.rayClusterStatus?.conditions?.[0]?.type).toBe('HeadPodReady'),

@@ -52,7 +52,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
 
   const view = objectView(ctx);
   const writer = createKubeWriter(ctx.client, RAYJOB_CONTROLLER_NAME, ctx.identity);
-  const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => writer.readSecretKey(ns, name, key));
+
   const nodeTables = createNodeTables();
   const log = ctx.logger.child({ controller: 'rayjob' });
 
@@ -85,6 +85,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
     },
   });
   const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
+  const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => writer.readSecretKey(ns, name, key), undefined, jobMetrics?.observeDashboardRequest);
   const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
   // The creates a RayJob's pass sent, observed from the informers, so a lagging cache does not create twice.
   const expectations = createExpectations({ createTtlMs: CREATE_EXPECTATION_TTL_MS });

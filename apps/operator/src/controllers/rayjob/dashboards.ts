@@ -44,7 +44,10 @@ export interface DashboardClients {
 const DIRECT_TIMEOUT_MS = 2_000;
 const PROXY_TIMEOUT_MS = 10_000;
 
-export function createDashboardClients(route: DashboardRoute, readSecret: SecretReader, idleMs = 10 * 60_000): DashboardClients {
+/** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
+export type DashboardRequestObserver = (operation: 'get_job' | 'submit_job' | 'stop_job', outcome: string) => void;
+
+export function createDashboardClients(route: DashboardRoute, readSecret: SecretReader, idleMs = 10 * 60_000, observe?: DashboardRequestObserver): DashboardClients {
   /** Per (cluster, address): the client and the credentials it was made with. */
   const clients = new Map<string, { client: RayClient; usedAt: number; credentials: string }>();
 
@@ -114,8 +117,9 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
           ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
           timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
         });
-        clients.set(key, { client, usedAt: now, credentials });
-        return { ok: true, client };
+        const counted = observe ? countedClient(client, observe) : client;
+        clients.set(key, { client: counted, usedAt: now, credentials });
+        return { ok: true, client: counted };
       } catch (err) {
         return { ok: false, message: (err as Error).message };
       }
@@ -125,5 +129,21 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
       clients.clear();
       await Promise.all(all.map((e) => e.client.close()));
     },
+  };
+}
+
+/** The same client, telling `observe` how each job request ended (ok, not-found, unavailable, rejected, ...). */
+function countedClient(client: RayClient, observe: DashboardRequestObserver): RayClient {
+  const told = <T extends { kind: string }>(operation: Parameters<DashboardRequestObserver>[0], answer: Promise<T>): Promise<T> =>
+    answer.then((r) => {
+      observe(operation, r.kind);
+      return r;
+    });
+  return {
+    ...client,
+    baseUrl: client.baseUrl,
+    getJob: (id, options) => told('get_job', client.getJob(id, options)),
+    submit: (request, options) => told('submit_job', client.submit(request, options)),
+    stopJob: (id, options) => told('stop_job', client.stopJob(id, options)),
   };
 }

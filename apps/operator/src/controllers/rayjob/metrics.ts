@@ -1,5 +1,6 @@
-import { executionDurationSample, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
-import { Gauge, type Registry } from 'prom-client';
+import { executionDurationSample, parseKubeTime, secondsBetween, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { DashboardRequestObserver } from './dashboards.ts';
 
 /**
  * KubeRay's RayJob metrics (`--enable-metrics`): kuberay_job_execution_duration_seconds, set when a reconcile takes
@@ -11,7 +12,29 @@ export interface RayJobMetrics {
   observeTransition(rayJob: RayJob, original: RayJobResourceStatus, next: RayJobResourceStatus, now: Date): void;
   /** The RayJob is gone: its execution-duration series go too (KubeRay deletes them on NotFound). */
   forget(namespace: string, name: string): void;
+  /** Counts a dashboard request's outcome (kuberay_job_dashboard_requests_total). */
+  observeDashboardRequest: DashboardRequestObserver;
 }
+
+/**
+ * The metric names this module registers, for the chart's dashboard and alerts test (every name a panel or an
+ * alert uses must be one of these, or one of the runtime's).
+ */
+export const RAYJOB_METRIC_NAMES = [
+  'kuberay_job_execution_duration_seconds',
+  'kuberay_job_info',
+  'kuberay_job_deployment_status',
+  'kuberay_job_failed_total',
+  'kuberay_job_deployment_status_duration_seconds',
+  'kuberay_job_submission_to_running_seconds',
+  'kuberay_job_dashboard_requests_total',
+  'kuberay_job_cluster_provisioning_failed',
+] as const;
+
+/** RayClusterProvisioned reasons that mean "not yet", not "cannot". */
+const PROVISIONING_REASONS = new Set(['RayClusterPodsProvisioning', 'RayClusterCreating', 'RayClusterNotCreated', 'AllPodRunningAndReadyFirstTime', 'RayClusterReady']);
+
+const DURATION_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
 
 export function createRayJobMetrics(registry: Registry, rayJobs: () => RayJob[]): RayJobMetrics {
   const registers = [registry];
@@ -44,8 +67,72 @@ export function createRayJobMetrics(registry: Registry, rayJobs: () => RayJob[])
       }
     },
   });
+  // Ours (kuberay#3180, #3201, #2681), with KubeRay's label names: counters and histograms by namespace, never by
+  // RayJob name (bounded series, and rate() survives a RayJob's deletion).
+  const failed = new Counter({
+    name: 'kuberay_job_failed_total',
+    help: 'Attempts of RayJobs that failed (jobDeploymentStatus Failed or Retrying), by KubeRay\'s failure reason.',
+    labelNames: ['namespace', 'reason'],
+    registers,
+  });
+  const timeIn = new Histogram({
+    name: 'kuberay_job_deployment_status_duration_seconds',
+    help: 'Seconds a RayJob spent in a jobDeploymentStatus, observed when it leaves it (only statuses this operator saw entered).',
+    labelNames: ['namespace', 'deployment_status'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const toRunning = new Histogram({
+    name: 'kuberay_job_submission_to_running_seconds',
+    help: 'Seconds from the Ray job\'s submission (Ray\'s start time) to the first status write that records it RUNNING.',
+    labelNames: ['namespace', 'submission_mode'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const requests = new Counter({
+    name: 'kuberay_job_dashboard_requests_total',
+    help: 'Ray dashboard requests of the RayJob controller, by operation and outcome (ok, not-found, unavailable, rejected, bad-response, already-exists).',
+    labelNames: ['operation', 'outcome'],
+    registers,
+  });
+  new Gauge({
+    name: 'kuberay_job_cluster_provisioning_failed',
+    help: 'RayJobs whose RayCluster cannot create its pods (RayClusterProvisioned False with a failure reason).',
+    labelNames: ['name', 'namespace', 'uid', 'reason'],
+    registers,
+    collect() {
+      this.reset();
+      for (const j of rayJobs()) {
+        const c = j.status?.conditions?.find((x) => x.type === 'RayClusterProvisioned');
+        if (c?.status !== 'False' || PROVISIONING_REASONS.has(c.reason)) continue;
+        this.set({ name: j.metadata.name ?? '', namespace: j.metadata.namespace ?? '', uid: j.metadata.uid ?? '', reason: c.reason }, 1);
+      }
+    },
+  });
+  /** Since when each RayJob (namespace/name) has been in its deployment status, as this operator saw it enter. */
+  const entered = new Map<string, { uid: string; status: string; since: Date }>();
+
   return {
+    observeDashboardRequest(operation, outcome) {
+      requests.inc({ operation, outcome });
+    },
     observeTransition(rayJob, original, next, now) {
+      const namespace = rayJob.metadata.namespace ?? '';
+      const jobKey = `${namespace}/${rayJob.metadata.name ?? ''}`;
+      const uid = rayJob.metadata.uid ?? '';
+      const from = original.jobDeploymentStatus ?? '';
+      const to = next.jobDeploymentStatus ?? '';
+      if (from !== to) {
+        const seen = entered.get(jobKey);
+        if (seen && seen.uid === uid && seen.status === from) timeIn.observe({ namespace, deployment_status: from }, Math.max(0, secondsBetween(seen.since, now)));
+        entered.set(jobKey, { uid, status: to, since: now });
+        const failing = (s: string) => s === 'Failed' || s === 'Retrying' || s === 'ValidationFailed';
+        if (failing(to) && !failing(from)) failed.inc({ namespace, reason: next.reason ?? '' });
+      }
+      const submitted = parseKubeTime(next.rayJobInfo?.startTime);
+      if (next.jobStatus === 'RUNNING' && original.jobStatus !== 'RUNNING' && submitted && now >= submitted) {
+        toRunning.observe({ namespace, submission_mode: rayJob.spec.submissionMode ?? 'K8sJobMode' }, secondsBetween(submitted, now));
+      }
       const sample = executionDurationSample(original, next, now);
       if (!sample) return;
       const labels = {
@@ -61,6 +148,7 @@ export function createRayJobMetrics(registry: Registry, rayJobs: () => RayJob[])
     },
     forget(namespace, name) {
       const key = `${namespace}/${name}`;
+      entered.delete(key);
       for (const labels of series.get(key) ?? []) duration.remove(labels);
       series.delete(key);
     },

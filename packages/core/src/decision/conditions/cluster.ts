@@ -2,6 +2,15 @@ import { findCondition, RAY_CLUSTER_CONDITION_TYPES as RC } from '../../rayclust
 import type { RayCluster, RayJobResourceStatus } from '../../schema/index.ts';
 import { RAYJOB_CONDITION_TYPES as T, type ConditionDraft } from './types.ts';
 
+/**
+ * Container waiting reasons that mean the head pod cannot start by itself (a starting container's
+ * ContainerCreating or PodInitializing is no failure and is not announced).
+ */
+const HEAD_FAILURE_REASONS: ReadonlySet<string> = new Set([
+  'ImagePullBackOff', 'ErrImagePull', 'ErrImageNeverPull', 'InvalidImageName', 'RegistryUnavailable',
+  'CrashLoopBackOff', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError', 'PostStartHookError',
+]);
+
 export interface ClusterFacts {
   cluster: RayCluster | undefined;
   status: RayJobResourceStatus;
@@ -17,8 +26,9 @@ export interface ClusterFacts {
 export function clusterConditions(facts: ClusterFacts): [ConditionDraft, ConditionDraft] {
   const { cluster, status } = facts;
   const name = `${facts.namespace}/${status.rayClusterName ?? ''}`;
-  if (!cluster) {
-    const absent = absentCluster(facts, name);
+  // A cluster without a status yet says no more than one being created (and costs no write of its own).
+  if (!cluster || !cluster.status) {
+    const absent = absentCluster(facts, name, !!cluster);
     return [{ type: T.clusterProvisioned, ...absent }, { type: T.clusterReady, ...absent, event: undefined }];
   }
   const cs = cluster.status ?? {};
@@ -35,13 +45,13 @@ export function clusterConditions(facts: ClusterFacts): [ConditionDraft, Conditi
   return [provisioned(cluster, name), ready(cluster, name)];
 }
 
-function absentCluster(facts: ClusterFacts, name: string): Omit<ConditionDraft, 'type'> {
+function absentCluster(facts: ClusterFacts, name: string, exists: boolean): Omit<ConditionDraft, 'type'> {
   const { status } = facts;
   if (!status.rayClusterName) return { status: 'False', reason: 'RayClusterNotCreated', message: 'No RayCluster has been created for this attempt yet.' };
   if (facts.clusterSelectorMode) {
     return { status: 'False', reason: 'RayClusterNotFound', message: `RayCluster ${name} named by the clusterSelector does not exist; create it.`, event: 'Warning' };
   }
-  if (!status.jobDeploymentStatus || status.jobDeploymentStatus === 'Initializing') {
+  if (exists || !status.jobDeploymentStatus || status.jobDeploymentStatus === 'Initializing') {
     return { status: 'False', reason: 'RayClusterCreating', message: `RayCluster ${name} is being created.` };
   }
   return { status: 'False', reason: 'RayClusterNotFound', message: `RayCluster ${name} does not exist (any more).` };
@@ -62,7 +72,7 @@ function provisioned(cluster: RayCluster, name: string): ConditionDraft {
 function ready(cluster: RayCluster, name: string): ConditionDraft {
   const cs = cluster.status ?? {};
   const head = findCondition(cs.conditions, RC.headPodReady);
-  if (head?.status === 'False' && head.reason !== 'Unknown' && head.reason !== 'HeadPodNotFound') {
+  if (head?.status === 'False' && HEAD_FAILURE_REASONS.has(head.reason)) {
     // A named container reason (ImagePullBackOff, CrashLoopBackOff, ...) is the cluster's failure, in its words.
     return { type: T.clusterReady, status: 'False', reason: head.reason, message: `The head pod of RayCluster ${name} is not ready: ${head.message || head.reason}`, event: 'Warning' };
   }

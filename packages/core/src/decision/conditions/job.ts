@@ -49,7 +49,7 @@ export function runningConditionOutside(f: JobFacts): ConditionDraft {
     case 'ValidationFailed':
       return { type: T.running, status: 'False', reason: 'ValidationFailed', message: status.message ?? 'The RayJob spec is invalid.' };
     default:
-      return { type: T.running, status: 'False', reason: 'NotStarted', message: jobId ? `Job ${jobId} has not started yet.` : 'The job has not started yet.' };
+      return { type: T.running, status: 'False', reason: 'NotStarted', message: notStartedMessage(jobId) };
   }
 }
 
@@ -78,3 +78,5 @@ export function suspendedCondition(f: JobFacts): ConditionDraft {
       return { type: T.suspended, status: 'False', reason: 'NotSuspended', message: 'The RayJob is not suspended.' };
   }
 }
+
+export const notStartedMessage = (jobId: string): string => (jobId ? `Ray job ${jobId} has not started yet.` : 'The job has not started yet.');

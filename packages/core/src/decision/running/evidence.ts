@@ -3,6 +3,7 @@ import { SUBMITTER_CONTAINER_NAME } from '../../builders/submitter-container.ts'
 import type { ContainerStatus, Pod } from '../../schema/index.ts';
 import type { Context } from '../context.ts';
 import { addSeconds, formatGoDateTime } from '../time-format.ts';
+import { notStartedMessage } from '../conditions/job.ts';
 import { RAYJOB_CONDITION_TYPES as T, type ConditionDraft, type RunningEvidence } from '../conditions/types.ts';
 import type { RunningObservation } from './observation.ts';
 import type { Verdict } from './rules.ts';
@@ -30,10 +31,8 @@ export function explainRunning(ctx: Context, o: RunningObservation, rule: string
     case 'notQueried':
       return 'keep';
     case 'notFoundBeforeSeen':
-      return {
-        type: T.running, status: 'False', reason: 'NotStarted',
-        message: o.mode === 'HTTPMode' ? `Ray does not know ${job} yet; the operator submits it.` : `Ray does not know ${job} yet; the submitter has not submitted it.`,
-      };
+      // The words of Initializing's NotStarted: not knowing the job yet is no news (and no write of its own).
+      return { type: T.running, status: 'False', reason: 'NotStarted', message: notStartedMessage(o.jobId) };
     case 'terminalMapping': {
       const status = o.fresh?.status ?? '';
       return unknown('WaitingForSubmitter', `Ray reports ${job} ${status}; the RayJob follows once the submitter has printed the job's last logs.`, 'Normal');
@@ -77,7 +76,7 @@ function live(ctx: Context, o: RunningObservation, job: string): RunningEvidence
   if (submitter) {
     return {
       type: T.running, status: 'True', reason: 'SubmitterExitedJobRunning', event: 'Warning',
-      message: `${submitter}, but Ray reports ${job} RUNNING${node}: kept Running. The submitter only submits and follows the job; Ray's own answer decides the outcome.`,
+      message: `${submitter}. Ray still reports ${job} RUNNING${node}, so the RayJob stays Running: the submitter only submits and follows the job, Ray's answer decides its outcome.`,
     };
   }
   return { type: T.running, status: 'True', reason: 'Running', message: `Ray reports ${job} RUNNING${node}.`, event: 'Normal' };
@@ -106,10 +105,16 @@ function submitterEnd(ctx: Context, o: RunningObservation): string | undefined {
   if (s.missing) return 'The submitter Job is gone';
   if (!s.failure && !s.finishedAt) return undefined;
   const exit = lastExit(ctx);
-  const exitText = exit ? `The submitter ${exit.where} exited ${exit.code}${exit.reason ? ` (${exit.reason})` : ''}` : 'The submitter ended';
-  if (s.failure) return `${exitText}; ${s.failure.message}`;
-  return isTerminalRayJobStatus(o.fresh?.status) ? undefined : exitText;
+  const exitText = exit ? `The submitter ${exit.where} exited ${exit.code}${exit.reason ? ` (${exit.reason})` : ''}` : undefined;
+  if (s.failure) {
+    const jobFailed = (ctx.input.submitterJob?.status?.conditions ?? []).find((c) => c.type === 'Failed' && c.status === 'True');
+    const failureText = jobFailed ? `the submitter Job failed (${jobFailed.reason ?? ''}: ${jobFailed.message ?? ''})` : s.failure.message;
+    return exitText ? `${exitText}; ${failureText}` : capitalize(failureText);
+  }
+  return isTerminalRayJobStatus(o.fresh?.status) ? undefined : (exitText ?? 'The submitter finished');
 }
+
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function lastExit(ctx: Context): { where: string; code: number; reason: string } | undefined {
   const candidates: Array<{ where: string; cs: ContainerStatus | undefined }> =
