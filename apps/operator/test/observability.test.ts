@@ -103,7 +103,7 @@ describe('the chart\'s dashboard and alerts', { timeout: 120_000 }, () => {
 describe('the RayJob metrics the dashboard reads', () => {
   const rayJob = (status: RayJobResourceStatus = {}): RayJob => ({ metadata: { name: 'j', namespace: 'ns', uid: 'u1' }, spec: { submissionMode: 'K8sJobMode' }, status }) as RayJob;
   const t = (s: number) => new Date(Date.UTC(2026, 11, 2, 10, 0, s));
-  const sample = async (registry: Registry, name: string, labels: Record<string, string>): Promise<number | undefined> => {
+  const sample = async (registry: Registry, name: string, labels: Record<string, string | number>): Promise<number | undefined> => {
     const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
     return metric?.values.find((v) => Object.entries(labels).every(([k, val]) => (v.labels as Record<string, unknown>)[k] === val))?.value;
   };
