@@ -143,7 +143,7 @@ const rows: Row[] = [
     kind: 'verdict: Ray reports SUCCEEDED and the submitter finished',
     before: running(), after: running({ submitterJob: submitterJob({ type: 'Complete', at: 55 }), dashboard: found('SUCCEEDED', { endTime: at(54).getTime() }) }), deployment: 'Complete',
     condition: { type: 'Complete', status: 'True', reason: 'JobSucceeded' },
-    evidence: ['Job is succeeded.'], event: 'Normal',
+    evidence: [`Ray reports Ray job ${JOB_ID} SUCCEEDED: Job is succeeded.`], event: 'Normal',
   },
   {
     kind: 'verdict: the pre-running deadline passed while the cluster came up',

@@ -59,7 +59,10 @@ export function terminalCondition(f: JobFacts): ConditionDraft | undefined {
   const jobId = status.jobId ?? '';
   if (status.jobDeploymentStatus === 'Complete') {
     const reason = status.reason ?? (status.jobStatus === 'STOPPED' ? 'JobStopped' : 'JobSucceeded');
-    return { type: T.complete, status: 'True', reason, message: status.message || `Ray reports job ${jobId} ${status.jobStatus ?? 'finished'}.`, event: 'Normal' };
+    // Ray's own ending (no reason of ours): say whose word it is; a reason of ours comes with its own message.
+    const ray = `Ray reports Ray job ${jobId} ${status.jobStatus || 'finished'}`;
+    const message = status.reason ? status.message || `${ray}.` : status.message ? `${ray}: ${status.message}` : `${ray}.`;
+    return { type: T.complete, status: 'True', reason, message, event: 'Normal' };
   }
   if (status.jobDeploymentStatus === 'Failed') {
     const message = [status.message || 'The RayJob failed.', f.verdictEvidence].filter(Boolean).join(' ');
