@@ -58,7 +58,8 @@ async function startOne(o: typeof kuberay): Promise<void> {
     config: loaded.config,
     ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
     identity: o.serviceAccount,
-    leaderElection: { leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
+    // No leaderElection timings: KubeRay's 15 s / 10 s / 2 s, so a loaded machine does not make an operator lose
+    // its Lease mid-test (it would stop reconciling, as KubeRay's exits).
     logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
   }));
 }
