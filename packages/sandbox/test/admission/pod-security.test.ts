@@ -51,15 +51,18 @@ describe('PodSecurity admission', () => {
 
   it('names several containers, volumes, capabilities and explicit bad values as the real plugin does', async () => {
     await namespace('psa-detail', { 'pod-security.kubernetes.io/enforce': 'restricted' });
+    // kube-apiserver 1.32 answered exactly this (baseline's hostPort first, then restricted's checks).
     const body = pod('many', { ...restrictedPod, volumes: [{ name: 'host', hostPath: { path: '/tmp' } }, { name: 'cfg', configMap: { name: 'x' } }] }, {
       securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['SYS_ADMIN', 'NET_BIND_SERVICE'] }, runAsUser: 0 },
     });
     body.spec.initContainers = [{ name: 'init', image: 'busybox', securityContext: { capabilities: { drop: ['ALL'] }, runAsNonRoot: false, seccompProfile: { type: 'Unconfined' } } }];
+    body.spec.containers.push({ name: 'second', image: 'busybox', ports: [{ containerPort: 80, hostPort: 8080 }] });
     const refused = await create('psa-detail', body);
     expect(refused.stderr.trim()).toBe(
       'Error from server (Forbidden): error when creating "STDIN": pods "many" is forbidden: violates PodSecurity "restricted:latest": ' +
-        'allowPrivilegeEscalation != false (container "init" must set securityContext.allowPrivilegeEscalation=false), ' +
-        'unrestricted capabilities (container "main" must not include "SYS_ADMIN" in securityContext.capabilities.add), ' +
+        'hostPort (container "second" uses hostPort 8080), ' +
+        'allowPrivilegeEscalation != false (containers "init", "second" must set securityContext.allowPrivilegeEscalation=false), ' +
+        'unrestricted capabilities (container "second" must set securityContext.capabilities.drop=["ALL"]; container "main" must not include "SYS_ADMIN" in securityContext.capabilities.add), ' +
         'restricted volume types (volume "host" uses restricted volume type "hostPath"), ' +
         'runAsNonRoot != true (container "init" must not set securityContext.runAsNonRoot=false), ' +
         'runAsUser=0 (container "main" must not set runAsUser=0), ' +
@@ -67,10 +70,15 @@ describe('PodSecurity admission', () => {
     );
   });
 
+  it('refuses a namespace whose Pod Security label names no level, as kube-apiserver does', async () => {
+    const r = await h.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'psa-bad', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } }));
+    expect(r.stderr.trim()).toBe('The Namespace "psa-bad" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+  });
+
   it('enforce=baseline refuses host namespaces and privileged containers but not what only restricted forbids', async () => {
     await namespace('psa-baseline', { 'pod-security.kubernetes.io/enforce': 'baseline' });
     expect((await create('psa-baseline', pod('plain'))).code).toBe(0);
-    const refused = await create('psa-baseline', pod('host', { hostNetwork: true, hostPID: true }, { securityContext: { privileged: true }, ports: [{ containerPort: 80, hostPort: 8080 }] }));
+    const refused = await create('psa-baseline', pod('host', { hostNetwork: true, hostPID: true }, { securityContext: { privileged: true }, ports: [{ containerPort: 8080, hostPort: 8080 }] }));
     expect(refused.stderr).toContain(
       'pods "host" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true, hostPID=true), hostPort (container "main" uses hostPort 8080), privileged (container "main" must not set securityContext.privileged=true)',
     );

@@ -152,6 +152,6 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(bad.body.details.causes.map((c: Json) => c.field)).toEqual(['spec.matchConstraints', 'spec.validations[0].expression']);
     const binding = await http(h.server, 'POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', { metadata: { name: 'b' }, spec: { policyName: 'x' } });
     expect(binding.status).toBe(422);
-    expect(binding.body.message).toBe('ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.validationActions: Required value');
+    expect(binding.body.message).toBe('ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.validationActions: Required value: at least one validation action is required');
   });
 });

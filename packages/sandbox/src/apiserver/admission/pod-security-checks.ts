@@ -1,6 +1,6 @@
 // The Pod Security Standards checks (baseline and restricted) as the PodSecurity admission plugin of
 // kube-apiserver 1.32 words them: each failing check gives a reason and a detail, and the plugin joins them in
-// check-ID order as `reason (detail), reason (detail)`. A check applies from the policy version it appeared in.
+// order (baseline's checks, then restricted's, each by check ID) as `reason (detail), reason (detail)`. A check applies from the policy version it appeared in.
 type Obj = Record<string, unknown>;
 const o = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
@@ -258,7 +258,8 @@ export function podViolations(level: Level, minor: number, meta: Obj, spec: Obj)
   const overridden = new Set(active.flatMap((c) => c.overrides ?? []));
   return active
     .filter((c) => !overridden.has(c.id))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    // kube-apiserver lists the baseline level's checks first, then restricted's, each in check-ID order.
+    .sort((a, b) => (a.level !== b.level ? (a.level === 'baseline' ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => c.run(meta, spec))
     .filter((v): v is Violation => v !== undefined);
 }

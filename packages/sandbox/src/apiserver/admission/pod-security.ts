@@ -1,5 +1,6 @@
 // The PodSecurity admission plugin: a namespace's `pod-security.kubernetes.io/<mode>` labels (enforce, warn;
-// `<mode>-version` pins the policy version, default latest) choose privileged, baseline or restricted.
+// `<mode>-version` pins the policy version, default latest) choose privileged, baseline or restricted; a label
+// naming no level is refused on the namespace (422).
 // enforce refuses a pod that violates its level with kube-apiserver's 403
 // (`pods "x" is forbidden: violates PodSecurity "restricted:latest": reason (detail), ...`); warn answers with a
 // `would violate PodSecurity ...` warning, for pods and for the pod templates of workload resources (enforce does
@@ -8,6 +9,8 @@ import type { KubeObject } from '../../store/types.ts';
 import type { ApiContext } from '../context.ts';
 import { deepEqual } from '../object-meta.ts';
 import { podViolations, type Level } from './pod-security-checks.ts';
+import { invalidValue } from '../field-errors.ts';
+import { invalid } from '../status.ts';
 import { admissionForbidden, type AdmissionRequest } from './request.ts';
 
 type Obj = Record<string, unknown>;
@@ -58,8 +61,19 @@ function specIgnoringImages(pod: KubeObject | undefined): unknown {
   return spec;
 }
 
+/** A namespace's Pod Security level labels must name a level (kube-apiserver's 422). */
+function checkNamespaceLabels(request: AdmissionRequest): void {
+  const labels = (request.object?.metadata.labels ?? {}) as Record<string, string>;
+  const causes = (['enforce', 'audit', 'warn'] as const)
+    .map((mode) => `${labelPrefix}${mode}`)
+    .filter((key) => labels[key] !== undefined && !levels.has(labels[key] as string))
+    .map((key) => invalidValue(`metadata.labels[${key}]`, labels[key], 'must be one of privileged, baseline, restricted'));
+  if (causes.length > 0) throw invalid('Namespace', '', request.name, causes);
+}
+
 export function admitPodSecurity(ctx: ApiContext, request: AdmissionRequest): void {
   const { rt, object } = request;
+  if (rt.group === '' && rt.plural === 'namespaces' && request.operation !== 'DELETE' && request.subresource === undefined) return checkNamespaceLabels(request);
   if (request.operation === 'DELETE' || !object || request.namespace === '') return;
   const isPod = rt.group === '' && rt.plural === 'pods';
   const templatePath = templatePaths[`${rt.group}/${rt.plural}`];

@@ -70,7 +70,7 @@ function validateBinding(binding: KubeObject): StatusCause[] {
   const out: StatusCause[] = [];
   if (!spec.policyName) out.push(requiredValue('spec.policyName'));
   const actions = spec.validationActions;
-  if (!Array.isArray(actions) || actions.length === 0) out.push(requiredValue('spec.validationActions'));
+  if (!Array.isArray(actions) || actions.length === 0) out.push(requiredValue('spec.validationActions', 'at least one validation action is required'));
   else {
     actions.forEach((a, i) => {
       if (!validationActions.includes(a as string)) out.push(unsupportedValue(`spec.validationActions[${i}]`, a, validationActions));

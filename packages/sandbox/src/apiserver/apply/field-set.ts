@@ -10,14 +10,20 @@ export type FieldPath = string[];
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A key field's value; a port's protocol defaults to TCP, as kube-apiserver's defaulting gives it before keying. */
+const keyValue = (item: Obj, k: string): unknown => item[k] ?? (k === 'protocol' ? 'TCP' : undefined);
+
 /** Go's json.Marshal of a key object: fields sorted by name. */
 export function keyOf(item: Obj, keys: string[]): string {
-  const present = [...keys].sort().filter((k) => item[k] !== undefined);
-  return `k:{${present.map((k) => `${JSON.stringify(k)}:${JSON.stringify(item[k])}`).join(',')}}`;
+  const present = [...keys].sort().filter((k) => keyValue(item, k) !== undefined);
+  return `k:{${present.map((k) => `${JSON.stringify(k)}:${JSON.stringify(keyValue(item, k))}`).join(',')}}`;
 }
 
-/** The field set a value sets, at a place of the given type. */
-export function fieldSetOf(value: unknown, type: FieldType): FieldTree {
+/**
+ * The field set a value sets, at a place of the given type. `mapMembers`: a map with entries is itself a member
+ * (`"."`), as in an update's set; an apply's set names only the entries.
+ */
+export function fieldSetOf(value: unknown, type: FieldType, mapMembers = true): FieldTree {
   if (Array.isArray(value)) {
     if (type.list.type === 'atomic') return {};
     const out: FieldTree = {};
@@ -28,14 +34,14 @@ export function fieldSetOf(value: unknown, type: FieldType): FieldTree {
     const keys = type.list.keys;
     for (const item of value) {
       if (!isObj(item)) continue;
-      out[keyOf(item, keys)] = { '.': {}, ...fieldSetOf(item, { ...type.item(), object: 'struct' }) };
+      out[keyOf(item, keys)] = { '.': {}, ...fieldSetOf(item, { ...type.item(), object: 'struct' }, mapMembers) };
     }
     return out;
   }
   if (!isObj(value) || type.object === 'atomic') return {};
   // A map with entries is itself a member too (`"."`); an empty one is just a leaf.
-  const out: FieldTree = type.object === 'map' && Object.keys(value).length > 0 ? { '.': {} } : {};
-  for (const [k, v] of Object.entries(value)) out[`f:${k}`] = fieldSetOf(v, type.child(k));
+  const out: FieldTree = mapMembers && type.object === 'map' && Object.keys(value).length > 0 ? { '.': {} } : {};
+  for (const [k, v] of Object.entries(value)) out[`f:${k}`] = fieldSetOf(v, type.child(k), mapMembers);
   return out;
 }
 
@@ -90,7 +96,7 @@ function findIndex(list: unknown[], el: string): number {
   }
   if (el.startsWith('k:')) {
     const want = JSON.parse(el.slice(2)) as Obj;
-    return list.findIndex((v) => isObj(v) && Object.entries(want).every(([k, x]) => JSON.stringify(v[k]) === JSON.stringify(x)));
+    return list.findIndex((v) => isObj(v) && Object.entries(want).every(([k, x]) => JSON.stringify(keyValue(v, k)) === JSON.stringify(x)));
   }
   if (el.startsWith('i:')) return Number(el.slice(2));
   return -1;

@@ -30,8 +30,8 @@ const serverMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation',
 export const beforeFirstApply = 'before-first-apply';
 
 /** The fields an object sets, as seen through the main resource or its status subresource. */
-export function objectFields(rt: ResourceType, obj: unknown, subresource?: string): FieldTree {
-  const tree = fieldSetOf(obj, typeOfResource(rt));
+export function objectFields(rt: ResourceType, obj: unknown, subresource?: string, mapMembers = true): FieldTree {
+  const tree = fieldSetOf(obj, typeOfResource(rt), mapMembers);
   delete tree['f:apiVersion'];
   delete tree['f:kind'];
   const meta = tree['f:metadata'];
@@ -171,7 +171,7 @@ function inLastApplied(rt: ResourceType, live: KubeObject | undefined, path: Fie
   const text = (live?.metadata.annotations as Record<string, string> | undefined)?.[lastAppliedAnnotation];
   if (text === undefined) return false;
   try {
-    return hasPath(objectFields(rt, JSON.parse(text)), path);
+    return hasPath(objectFields(rt, JSON.parse(text), undefined, false), path);
   } catch {
     return false;
   }
@@ -186,7 +186,7 @@ export interface ApplyResult {
 export function applyConfiguration(rt: ResourceType, live: KubeObject | undefined, applied: KubeObject, manager: string, force: boolean, subresource: string | undefined, now: number): ApplyResult {
   const config = structuredClone(applied);
   if (rt.statusSplit && subresource !== 'status') delete config.status;
-  const fields = objectFields(rt, config, subresource);
+  const fields = objectFields(rt, config, subresource, false);
   const apiVersion = gvKey(rt.group, rt.version);
   const entries = entriesOf(live);
   if (live && entries.length === 0) {
