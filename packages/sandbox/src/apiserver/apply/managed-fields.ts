@@ -219,13 +219,19 @@ export function applyConfiguration(rt: ResourceType, live: KubeObject | undefine
       if (!hasPath(fields, node) && !ownedElsewhere(node)) deleteAt(merged, node);
     }
     for (const p of previous.filter((q) => q[q.length - 1] !== '.')) {
-      if (!hasPath(fields, p) && !ownedElsewhere(p)) deleteAt(merged, p);
+      if (hasPath(fields, p) || ownedElsewhere(p) || !deleteAt(merged, p)) continue;
+      // A map or struct the removal emptied goes too, unless applied or owned (kube-apiserver leaves no `labels: {}`).
+      for (let parent = p.slice(0, -1); parent.length > 0; parent = parent.slice(0, -1)) {
+        const value = valueAt(merged, parent);
+        if (!value.found || !isObj(value.value) || Object.keys(value.value).length > 0 || hasPath(fields, parent) || ownedElsewhere(parent)) break;
+        deleteAt(merged, parent);
+      }
     }
   }
   const annotations = merged.metadata.annotations as Record<string, string> | undefined;
   if (manager === kubectlManager && annotations?.[lastAppliedAnnotation] !== undefined) annotations[lastAppliedAnnotation] = JSON.stringify(applied);
   const mine: ManagedFieldsEntry = { manager, operation: 'Apply', apiVersion, time: timeNow(now), fieldsType: 'FieldsV1', fieldsV1: fields, ...(subresource && { subresource }) };
-  const managedFields = nonEmpty(own ? entries.map((e) => (e === own ? mine : e)) : [...entries, mine]);
-  if (!managedFields.includes(mine)) managedFields.push(mine);
+  // The entry just written goes last, as kube-apiserver orders them.
+  const managedFields = [...nonEmpty(entries.filter((e) => e !== own)), mine];
   return { object: merged, managedFields };
 }
