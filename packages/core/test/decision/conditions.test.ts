@@ -7,7 +7,8 @@ import { conditionReason } from '../../src/decision/conditions/apply.ts';
 import { decide, type Decision } from '../../src/decision/decide.ts';
 import type { DecisionInput } from '../../src/decision/inputs.ts';
 import type { Condition, RayJob } from '../../src/schema/index.ts';
-import { at, CLUSTER, DRIVER_NODE, found, healthyCluster, inState, iso, JOB_ID, makeCluster, makeInput, makeRayJob, submitterJob, submitterPod } from './fixtures.ts';
+import { formatTerminationMessage } from '../../src/index.ts';
+import { at, CLUSTER, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, makeCluster, makeInput, makeRayJob, ms, submitterJob, submitterPod } from './fixtures.ts';
 
 type Partial_ = Partial<DecisionInput> & { rayJob: RayJob };
 
@@ -144,6 +145,54 @@ const rows: Row[] = [
     before: running(), after: running({ submitterJob: submitterJob({ type: 'Complete', at: 55 }), dashboard: found('SUCCEEDED', { endTime: at(54).getTime() }) }), deployment: 'Complete',
     condition: { type: 'Complete', status: 'True', reason: 'JobSucceeded' },
     evidence: [`Ray reports Ray job ${JOB_ID} SUCCEEDED: Job is succeeded.`], event: 'Normal',
+  },
+  {
+    kind: 'verdict: the submitter\'s termination message recorded SUCCEEDED and the head no longer knows the job (addition A)',
+    before: running(),
+    after: running({
+      submitterJob: submitterJob({ type: 'Complete', at: 45 }),
+      submitterPods: [submitterPod(formatTerminationMessage({ kind: 'rayjob.io/submitter-result', version: 1, submissionId: JOB_ID, lastStatus: 'SUCCEEDED', exitCode: 0, reason: 'Succeeded', endTime: ms(40) }), 45)],
+      dashboard: { kind: 'not-found' },
+    }), deployment: 'Complete',
+    condition: { type: 'Complete', status: 'True', reason: 'JobSucceeded' },
+    evidence: [`The submitter's termination message recorded Ray job ${JOB_ID} SUCCEEDED`, 'the Ray head no longer knows the job', 'A result Ray reported stands.'], event: 'Normal',
+  },
+  {
+    kind: 'verdict (issue 20): Ray reported SUCCEEDED, then the SidecarMode head pod was lost with the sidecar in it',
+    before: { rayJob: inState('Running', 'SidecarMode', { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(40) } }), ...healthyCluster(), headPods: [headPod()], dashboard: found('SUCCEEDED', { endTime: ms(40) }) },
+    after: { rayJob: inState('Running', 'SidecarMode', { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(40) } }), ...healthyCluster(), headPods: [], dashboard: { kind: 'unreachable', reason: 'no endpoints' } },
+    deployment: 'Complete',
+    condition: { type: 'Complete', status: 'True', reason: 'JobSucceeded' },
+    evidence: [`Ray reported Ray job ${JOB_ID} SUCCEEDED`, `the head pod of RayCluster default/${CLUSTER} is gone`, 'A result Ray reported stands.'], event: 'Normal',
+  },
+  {
+    kind: 'verdict (issue 20): Ray reported SUCCEEDED, then the RayCluster was deleted under a running submitter',
+    before: running({ dashboard: found('SUCCEEDED', { endTime: ms(40) }) }, { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(40) } }),
+    after: { ...running({ dashboard: { kind: 'unreachable', reason: 'no such host' } }, { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(40) } }, { backoffLimit: 2 }), cluster: undefined },
+    deployment: 'Complete',
+    condition: { type: 'Complete', status: 'True', reason: 'JobSucceeded' },
+    evidence: [`Ray reported Ray job ${JOB_ID} SUCCEEDED`, `RayCluster default/${CLUSTER} is gone`], event: 'Normal',
+  },
+  {
+    kind: 'verdict: the job was submitted again to a replacement head (addition H)',
+    before: running({}, { rayJobInfo: { startTime: iso(5) } }),
+    after: running({ dashboard: found('RUNNING', { startTime: ms(30) }) }, { rayJobInfo: { startTime: iso(5) } }), deployment: 'Failed',
+    condition: { type: 'Failed', status: 'True', reason: 'AppFailed' },
+    evidence: ['started at 2026-12-02 10:00:05', 'submitted again at 2026-12-02 10:00:30', 'the second run is stopped'], event: 'Warning',
+  },
+  {
+    kind: 'verdict: the SidecarMode head pod is gone while the job runs (rule 6)',
+    before: { rayJob: inState('Running', 'SidecarMode'), ...healthyCluster(), headPods: [headPod()], dashboard: found('RUNNING'), driverNode: alive },
+    after: { rayJob: inState('Running', 'SidecarMode'), ...healthyCluster(), headPods: [], dashboard: { kind: 'unreachable', reason: 'no endpoints' } }, deployment: 'Failed',
+    condition: { type: 'Failed', status: 'True', reason: 'AppFailed' },
+    evidence: ['Ray head pod not found.', `RayCluster default/${CLUSTER} has no head pod`], event: 'Warning',
+  },
+  {
+    kind: 'verdict: Ray reported SUCCEEDED 300 s ago and the submitter still has not finished (rule 1\'s grace period)',
+    before: running({ dashboard: found('SUCCEEDED', { endTime: ms(10) }) }, { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(10) } }),
+    after: running({ dashboard: found('SUCCEEDED', { endTime: ms(10) }), now: at(311) }, { jobStatus: 'SUCCEEDED', rayJobInfo: { startTime: iso(5), endTime: iso(10) } }), deployment: 'Complete',
+    condition: { type: 'Complete', status: 'True', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded' },
+    evidence: ['within the grace period', `Ray reported Ray job ${JOB_ID} SUCCEEDED ending at 2026-12-02 10:00:10`, 'the submitter had not finished 300s later'], event: 'Normal',
   },
   {
     kind: 'verdict: the pre-running deadline passed while the cluster came up',

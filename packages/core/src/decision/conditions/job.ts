@@ -61,7 +61,8 @@ export function terminalCondition(f: JobFacts): ConditionDraft | undefined {
     const reason = status.reason ?? (status.jobStatus === 'STOPPED' ? 'JobStopped' : 'JobSucceeded');
     // Ray's own ending (no reason of ours): say whose word it is; a reason of ours comes with its own message.
     const ray = `Ray reports Ray job ${jobId} ${status.jobStatus || 'finished'}`;
-    const message = status.reason ? status.message || `${ray}.` : status.message ? `${ray}: ${status.message}` : `${ray}.`;
+    const base = status.reason ? status.message || `${ray}.` : status.message ? `${ray}: ${status.message}` : `${ray}.`;
+    const message = [base, f.verdictEvidence].filter(Boolean).join(' ');
     return { type: T.complete, status: 'True', reason, message, event: 'Normal' };
   }
   if (status.jobDeploymentStatus === 'Failed') {

@@ -55,9 +55,42 @@ export function verdictEvidence(o: RunningObservation, rule: string, verdict: Ve
       return o.seen ? `Ray last reported Ray job ${o.jobId} ${o.seen.status}; the head no longer knows it (it was lost or replaced).` : `Ray never reported Ray job ${o.jobId}.`;
     case 'headPodMissing':
       return `RayCluster ${o.namespace}/${o.clusterName} has no head pod; the job cannot be followed.`;
+    case 'recordedTerminalStands':
+      return recordedResultEvidence(o);
+    case 'transitionGracePeriod':
+      return gracePeriodEvidence(o);
     default:
       return undefined;
   }
+}
+
+/** Issue 20: whose word the result is, and what was lost after it, in the words a user can check. */
+function recordedResultEvidence(o: RunningObservation): string | undefined {
+  const recorded = o.recordedTerminal;
+  if (!recorded) return undefined;
+  const word = recorded.source === 'termination-message' ? "The submitter's termination message recorded" : 'Ray reported';
+  return `${word} Ray job ${o.jobId} ${recorded.status}; since then ${lossSinceTheResult(o)}. A result Ray reported stands.`;
+}
+
+function lossSinceTheResult(o: RunningObservation): string {
+  if (!o.clusterExists) return `RayCluster ${o.namespace}/${o.clusterName} is gone`;
+  if (o.submitter.headPodMissing) return `the head pod of RayCluster ${o.namespace}/${o.clusterName} is gone`;
+  switch (o.dashboard.kind) {
+    case 'not-found':
+      return 'the Ray head no longer knows the job';
+    case 'unreachable':
+      return `the dashboard cannot be reached (${o.dashboard.reason})`;
+    default:
+      return 'the submitter has nothing more to report';
+  }
+}
+
+/** Rule 1's grace period: Ray's end and how long the submitter has been let finish since. */
+function gracePeriodEvidence(o: RunningObservation): string | undefined {
+  const status = o.fresh?.status ?? o.recordedJobStatus;
+  const end = o.rayEndTime;
+  if (!end) return undefined;
+  return `Ray reported Ray job ${o.jobId} ${status} ending at ${formatGoDateTime(end)}; the submitter had not finished ${o.settings.transitionGracePeriodSeconds}s later.`;
 }
 
 function live(ctx: Context, o: RunningObservation, job: string): RunningEvidence {
