@@ -86,7 +86,9 @@ describe('probes', () => {
   });
 
   it('liveness probe failures kill the container and the restart policy restarts it', async () => {
-    await createPod(h.client, { metadata: { name: 'unlive' }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'],
+    // The grace period only bounds a container that ignores SIGTERM; `sleep` ends at once. 1 s raced the SIGKILL
+    // against the exit on a loaded CI machine (exit 137 instead of 143), so it is generous here.
+    await createPod(h.client, { metadata: { name: 'unlive' }, spec: { terminationGracePeriodSeconds: 15, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '60'],
       livenessProbe: { exec: { command: ['test', '-f', '/nonexistent/rayjob-alive'] }, periodSeconds: 1, failureThreshold: 2 } }] } });
     const pod = await waitFor('restarted by liveness', async () => {
       const p = await getPod(h.client, 'unlive');
