@@ -39,7 +39,7 @@ function setup() {
     job: () => undefined as K8sJob | undefined,
     pods: () => [] as Pod[],
   };
-  const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => false, stopAll: () => Promise.resolve() };
+  const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => false, budgetSpent: () => false, stopAll: () => Promise.resolve() };
   const reconciler = createRayJobReconciler({
     view, writer, followers, nodeTables: createNodeTables(), dashboards: {} as DashboardClients,
     settings: defaultDecisionSettings, runningPollSeconds: 60, log: { info: () => undefined, error: () => undefined },

@@ -27,7 +27,7 @@ afterAll(async () => {
 const T0 = Date.parse('2026-12-03T10:00:00Z');
 
 /** One HTTPMode RayJob Running on its cluster, the cache and API server in memory, the clock virtual. */
-async function world(jobId: string) {
+async function world(jobId: string, mode: 'HTTPMode' | 'K8sJobMode' = 'HTTPMode') {
   const ray = createRayClient({ address: emulator.url });
   const submitted = await ray.submit({ entrypoint: 'sleep 100000', submission_id: jobId });
   if (submitted.kind !== 'ok') throw new Error(`submit: ${submitted.kind}`);
@@ -43,7 +43,7 @@ async function world(jobId: string) {
   let rayJob = {
     apiVersion: 'ray.io/v1', kind: 'RayJob',
     metadata: { name: jobId, namespace: 'default', uid, resourceVersion: String(rv), generation: 1, finalizers: ['ray.io/rayjob-finalizer'] },
-    spec: { submissionMode: 'HTTPMode', entrypoint: 'sleep 100000', rayClusterSpec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0' }] } } } } },
+    spec: { submissionMode: mode, entrypoint: 'sleep 100000', rayClusterSpec: { headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0' }] } } } } },
     status: {
       jobId, rayClusterName: `${jobId}-c`, dashboardURL: emulator.url.replace(/^http:\/\//, ''), jobDeploymentStatus: 'Running', jobStatus: 'RUNNING',
       startTime: new Date(T0).toISOString().replace(/\.\d+Z$/, 'Z'), observedGeneration: 1,
@@ -55,7 +55,8 @@ async function world(jobId: string) {
     rayJob: () => rayJob,
     rayCluster: () => cluster,
     service: (_ns, name) => services.get(name),
-    job: () => undefined as K8sJob | undefined,
+    // K8sJobMode: the submitter Job, still running (neither Complete nor Failed).
+    job: () => (mode === 'K8sJobMode' ? ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: jobId, namespace: 'default', uid: `${uid}-j`, ownerReferences: owner }, spec: {}, status: { active: 1 } } as unknown as K8sJob) : undefined),
     pods: () => [] as Pod[],
   };
   const ok = <T,>(value: T) => Promise.resolve({ ok: true as const, value });
@@ -72,9 +73,12 @@ async function world(jobId: string) {
   } as unknown as KubeWriter;
   let now = T0;
   const dashboards = createDashboardClients({ useKubernetesProxy: false }, () => Promise.resolve(undefined));
-  /** The log tail as the follower reports it: open, or closed (Ray closes it on the job's end or the agent's loss). */
-  const tail = { open: true };
-  const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => tail.open, stopAll: () => Promise.resolve() };
+  /**
+   * The log tail as the follower reports it: open, or closed (Ray closes it on the job's end or the agent's loss);
+   * spent: the job printed more than the tail's budget, so it is no longer followed.
+   */
+  const tail = { open: true, spent: false };
+  const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => tail.open, budgetSpent: () => tail.spent, stopAll: () => Promise.resolve() };
   const reconciler = createRayJobReconciler({
     view, writer, dashboards, followers, nodeTables: createNodeTables(1_000, () => now),
     settings: defaultDecisionSettings, runningPollSeconds: DEFAULT_RUNNING_POLL_SECONDS,
@@ -112,6 +116,29 @@ describe('dashboard requests of a running job', { timeout: 60_000 }, () => {
     expect(nodeGets).toBeGreaterThan(0);
   });
 
+  it('a job over its log budget with no submitter (HTTPMode) falls back to core\'s short poll, so its end is still found within seconds', async () => {
+    const w = await world('spent-http');
+    await w.runFor(5);
+    w.tail.open = false;
+    w.tail.spent = true;
+    const { jobGets } = await w.runFor(60);
+    await w.close();
+    expect(w.status()?.jobDeploymentStatus).toBe('Running');
+    expect(jobGets).toBeGreaterThanOrEqual(15);
+  });
+
+  it('a K8sJobMode job over its log budget stays at <= 2 requests per minute while its submitter runs (the submitter\'s exit is an event)', async () => {
+    const w = await world('spent-k8s', 'K8sJobMode');
+    await w.runFor(5);
+    w.tail.open = false;
+    w.tail.spent = true;
+    const minutes = 20;
+    const { jobGets, nodeGets } = await w.runFor(minutes * 60);
+    await w.close();
+    expect(w.status()?.jobDeploymentStatus).toBe('Running');
+    expect((jobGets + nodeGets) / minutes).toBeLessThanOrEqual(2);
+  });
+
   it('a closed log tail makes the next reconcile check the driver node, and a dead driver still fails the RayJob ~30 s later (rule F)', async () => {
     const w = await world('lost-1');
     await w.runFor(5);
@@ -126,4 +153,5 @@ describe('dashboard requests of a running job', { timeout: 60_000 }, () => {
     expect(nodeGets).toBeGreaterThan(1);
     expect(w.status()).toMatchObject({ jobDeploymentStatus: 'Failed', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', jobStatus: 'FAILED' });
   });
+
 });

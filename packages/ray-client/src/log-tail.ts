@@ -18,6 +18,8 @@ export type TailResult =
   | { kind: 'cut'; code: number; reason: string; chunks: number }
   /** The caller's signal ended the tail. */
   | { kind: 'aborted'; chunks: number }
+  /** The tail was closed by us: the next frame would have taken the bytes received past `maxBytes`. */
+  | { kind: 'limit'; bytes: number; chunks: number }
   /** The upgrade itself failed: HTTP 404/400/401/403 before the upgrade, refused, timed out. */
   | RayFailure;
 
@@ -33,6 +35,12 @@ export interface TailOptions {
    * 0 disables. Default 30 000.
    */
   keepAliveMs?: number;
+  /**
+   * Bound on the log bytes this tail may receive (frame payloads). A frame that would pass it is refused from
+   * its header, before its payload is read (so one huge log line costs nothing either), and the tail ends as
+   * `limit`. Default: no bound (a frame of up to 1 GiB).
+   */
+  maxBytes?: number;
 }
 
 export function tailJobLogs(
@@ -50,7 +58,10 @@ export function tailJobLogs(
   const url = `${config.wsBaseUrl}/api/jobs/${encodeURIComponent(submissionId)}/logs/tail`;
   return new Promise<TailResult>((resolve) => {
     let chunks = 0;
+    let bytes = 0;
     let opened = false;
+    /** ws refused a frame longer than maxPayload: our bound, not the server's fault. */
+    let overBound = false;
     let settled = false;
     let keepAlive: NodeJS.Timeout | undefined;
 
@@ -58,7 +69,8 @@ export function tailJobLogs(
       headers: config.headers,
       perMessageDeflate: false,
       // A single huge log line is a single huge frame (§3.8); ws's default of 100 MiB would cut it.
-      maxPayload: 1024 * 1024 * 1024,
+      // With a bound, no frame may be longer than all of it (ws checks the length in the frame header).
+      maxPayload: options.maxBytes !== undefined ? Math.max(1, options.maxBytes) : 1024 * 1024 * 1024,
       handshakeTimeout: options.handshakeTimeoutMs ?? config.defaultTimeoutMs,
       followRedirects: false,
       ...connectTls(config.tls),
@@ -114,12 +126,27 @@ export function tailJobLogs(
 
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       if (settled || isBinary) return;
+      const size = rawLength(data);
+      if (options.maxBytes !== undefined && bytes + size > options.maxBytes) {
+        finish({ kind: 'limit', bytes, chunks });
+        socket.terminate();
+        return;
+      }
+      bytes += size;
       chunks += 1;
       options.onChunk(rawToString(data));
     });
 
     socket.on('error', (error: Error) => {
-      if (opened) return; // a 'close' follows and decides
+      if (opened) {
+        // a 'close' follows and decides; a frame over maxPayload is our bound, reported as such.
+        if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+          overBound = true;
+          // ws would drain the rest of the frame while it waits for the server's close: drop the connection.
+          socket.terminate();
+        }
+        return;
+      }
       // ws reports its own handshake timeout with a message, not a code.
       const cause = /handshake has timed out/i.test(error.message) ? 'timeout' : classifyTransportError(error);
       finish({
@@ -135,10 +162,16 @@ export function tailJobLogs(
         return;
       }
       const text = reason.toString('utf8');
-      if (code === 1000) finish({ kind: 'closed', code: 1000, reason: text, chunks });
+      if (overBound) finish({ kind: 'limit', bytes, chunks });
+      else if (code === 1000) finish({ kind: 'closed', code: 1000, reason: text, chunks });
       else finish({ kind: 'cut', code, reason: text, chunks });
     });
   });
+}
+
+function rawLength(data: WebSocket.RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
+  return data.byteLength;
 }
 
 function rawToString(data: WebSocket.RawData): string {

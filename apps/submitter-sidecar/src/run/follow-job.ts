@@ -131,7 +131,9 @@ async function tailUntilEnd(ctx: RunContext, submissionId: string, follow: Follo
         ? `close ${tail.code}`
         : tail.kind === 'aborted'
           ? 'status check'
-          : tail.message;
+          : tail.kind === 'limit'
+            ? `log bound of ${tail.bytes} bytes`
+            : tail.message;
     if ((tail.kind === 'closed' || tail.kind === 'cut') && tail.chunks > 0) backoff.reset();
     if (look.kind === 'live' || tail.kind === 'closed' || tail.kind === 'cut') {
       reporter.line('warn', statusLines.reconnecting(submissionId, why), { event: 'reconnecting', status: ctx.knowledge.lastStatus });

@@ -23,6 +23,11 @@ export const DEFAULT_RUNNING_POLL_SECONDS = 60;
 export interface RayJobControllerOptions {
   /** Seconds between dashboard polls of a Running job whose changes arrive by events (KubeRay polls every 3 s). */
   runningPollSeconds?: number;
+  /**
+   * Log bytes a job's tails may deliver before its end is found otherwise (default DEFAULT_TAIL_BYTES_PER_JOB);
+   * Infinity follows the whole log, replays included (the log-volume bench's anchor: the operator before the bound).
+   */
+  tailBytesPerJob?: number;
 }
 
 export interface RayJobControllerHandle extends StartedController {
@@ -86,7 +91,9 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   });
   const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
   const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => writer.readSecretKey(ns, name, key), undefined, jobMetrics?.observeDashboardRequest);
-  const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg));
+  const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg), {
+    ...(options.tailBytesPerJob !== undefined && { maxBytesPerJob: options.tailBytesPerJob }),
+  });
   // The creates a RayJob's pass sent, observed from the informers, so a lagging cache does not create twice.
   const expectations = createExpectations({ createTtlMs: CREATE_EXPECTATION_TTL_MS });
   for (const i of clusters) expectations.watch('RayCluster', i);

@@ -10,12 +10,20 @@ import type { DashboardClients } from './dashboards.ts';
  * Only a tail that is open (or being opened) counts as followed: the reconciler polls a followed job rarely, so a
  * tail the dashboard refuses, or one waiting out its pause before the next attempt, must leave the job on core's
  * short poll (a demo once saw a job's end 13 s late: the tail was refused and the pause counted as following).
+ *
+ * The bytes are discarded, but Ray sends them all, and replays the whole log on every new tail (ray-jobs-api.md
+ * §3.8). So each job has a log budget (`maxBytesPerJob`, counted across its tails): a tail that would pass it is
+ * closed (a frame longer than what is left is refused from its header), the job is no longer followed, and the
+ * reconciler's ordinary poll finds its end. A job's cost to the operator is then bounded whatever it prints; the
+ * budget is forgotten only with the job (stop, or another job id).
  */
 export interface JobFollowers {
   follow(key: string, cluster: RayCluster, dashboardURL: string, jobId: string): void;
   stop(key: string): void;
   /** A tail is open or being opened for this key (not while waiting to try again). */
   isFollowing(key: string): boolean;
+  /** This key's job printed more than its log budget: it is not followed again (its end is found otherwise). */
+  budgetSpent(key: string): boolean;
   stopAll(): Promise<void>;
 }
 
@@ -31,9 +39,24 @@ interface Follower {
 const QUICK_END_MS = 5_000;
 const FIRST_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 30_000;
+/** Log bytes a job's tails may deliver in all, replays included (a quiet job's whole log fits many times). */
+export const DEFAULT_TAIL_BYTES_PER_JOB = 256 * 1024;
 
-export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: string) => void, log: (msg: string, fields: Record<string, unknown>) => void): JobFollowers {
+export interface JobFollowerOptions {
+  /** Log bytes a job's tails may deliver in all before the job falls back to polling. */
+  maxBytesPerJob?: number;
+}
+
+export function createJobFollowers(
+  dashboards: DashboardClients,
+  onEnd: (key: string) => void,
+  log: (msg: string, fields: Record<string, unknown>) => void,
+  options: JobFollowerOptions = {},
+): JobFollowers {
   const followers = new Map<string, Follower>();
+  const budget = options.maxBytesPerJob ?? DEFAULT_TAIL_BYTES_PER_JOB;
+  /** Per key: log bytes the current job's tails delivered so far, and whether the budget ran out. */
+  const spent = new Map<string, { jobId: string; bytes: number; exhausted: boolean }>();
 
   /** Per key: the pause after a tail that ended at once (refused, 404, closed), doubling while it keeps happening. */
   const pauses = new Map<string, { jobId: string; ms: number; until: number }>();
@@ -60,9 +83,22 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
     let ended = 'no client';
     if (!access.ok) log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
     else {
-      const result = await access.client.tailLogs(follower.jobId, { onChunk: () => undefined, signal: follower.abort.signal, keepAliveMs: 15_000 });
+      const used = spentOn(key, follower.jobId);
+      const result = await access.client.tailLogs(follower.jobId, {
+        onChunk: (chunk) => { used.bytes += Buffer.byteLength(chunk); },
+        signal: follower.abort.signal,
+        keepAliveMs: 15_000,
+        ...(Number.isFinite(budget) && { maxBytes: Math.max(0, budget - used.bytes) }),
+      });
       if (follower.abort.signal.aborted) return;
       ended = result.kind;
+      if (result.kind === 'limit') {
+        used.exhausted = true;
+        log('The Ray job printed more than the log tail budget: its end is found by polling from now on', { RayJob: key, bytes: used.bytes, budget });
+        if (followers.get(key) === follower) followers.delete(key);
+        onEnd(key);
+        return;
+      }
     }
     const took = Date.now() - started;
     if (took > QUICK_END_MS) pauses.delete(key);
@@ -76,8 +112,18 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
     onEnd(key);
   }
 
+  function spentOn(key: string, jobId: string): { jobId: string; bytes: number; exhausted: boolean } {
+    let used = spent.get(key);
+    if (used?.jobId !== jobId) {
+      used = { jobId, bytes: 0, exhausted: false };
+      spent.set(key, used);
+    }
+    return used;
+  }
+
   return {
     follow(key, cluster, dashboardURL, jobId) {
+      if (spentOn(key, jobId).exhausted) return;
       const existing = followers.get(key);
       if (existing && existing.jobId === jobId && !existing.abort.signal.aborted) return;
       existing?.abort.abort();
@@ -89,10 +135,14 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
     },
     stop(key) {
       pauses.delete(key);
+      spent.delete(key);
       const existing = followers.get(key);
       if (!existing) return;
       existing.abort.abort();
       followers.delete(key);
+    },
+    budgetSpent(key) {
+      return spent.get(key)?.exhausted === true;
     },
     isFollowing(key) {
       const follower = followers.get(key);
@@ -101,6 +151,7 @@ export function createJobFollowers(dashboards: DashboardClients, onEnd: (key: st
     async stopAll() {
       const all = [...followers.values()];
       followers.clear();
+      spent.clear();
       for (const f of all) f.abort.abort();
       await Promise.all(all.map((f) => f.done));
     },

@@ -34,8 +34,17 @@ export function driverCheckDue(s: NodeCheckSigns): boolean {
   return s.lastAskedAgoMs === undefined || s.lastAskedAgoMs >= NODE_CHECK_BACKSTOP_SECONDS * 1000;
 }
 
+/**
+ * K8sJobMode and SidecarMode: a submitter is following the Ray job now. It exits when the job ends, and its exit
+ * reaches a reconcile as an event (the Job's or the head pod's status), so the job's end needs no tail of ours.
+ */
+export function submitterRunning(s: Pick<NodeCheckSigns, 'rayJob' | 'settings' | 'submitterJob' | 'submitterPods' | 'headPods'>): boolean {
+  const mode = s.rayJob.spec.submissionMode ?? 'K8sJobMode';
+  return (mode === 'K8sJobMode' || mode === 'SidecarMode') && !submitterNotRunning(s);
+}
+
 /** K8sJobMode and SidecarMode: the submitter finished or is gone (rule 4's window may be open). */
-function submitterNotRunning(s: NodeCheckSigns): boolean {
+function submitterNotRunning(s: Pick<NodeCheckSigns, 'rayJob' | 'settings' | 'submitterJob' | 'submitterPods' | 'headPods'>): boolean {
   const mode = s.rayJob.spec.submissionMode ?? 'K8sJobMode';
   const jobId = s.rayJob.status?.jobId ?? '';
   if (mode === 'K8sJobMode') {

@@ -6,6 +6,7 @@ import type { JobFollowers } from './job-followers.ts';
 import type { KubernetesObject, KubeWriter } from './kube-writer.ts';
 import type { NodeTables } from './node-tables.ts';
 import type { ObjectView } from './object-view.ts';
+import { submitterRunning } from './node-check-plan.ts';
 import { observe } from './observe.ts';
 import { secondsToNextTimer } from './wakeups.ts';
 
@@ -144,9 +145,12 @@ export function createRayJobReconciler(deps: RayJobReconcilerDeps): RayJobReconc
     else if (!running) deps.followers.stop(key);
 
     let requeue = decision.requeueAfterSeconds;
-    // A steadily RUNNING job followed by its tail is polled rarely; timers still wake it exactly when they fall
-    // due. Before RUNNING (not yet submitted, PENDING) core's interval applies.
-    if (steady && deps.followers.isFollowing(key) && requeue !== undefined && requeue > 0) {
+    // A steadily RUNNING job whose end arrives as an event is polled rarely: its tail is followed, or (after the
+    // job printed more than the tail's budget) a running submitter will exit at the end. Timers still wake it
+    // exactly when they fall due. Before RUNNING (not yet submitted, PENDING), and for a job over its budget with
+    // no submitter (HTTPMode, InteractiveMode), core's interval applies.
+    const endIsEvent = deps.followers.isFollowing(key) || (deps.followers.budgetSpent(key) && submitterRunning({ rayJob, settings: deps.settings, submitterJob: input.submitterJob, submitterPods: input.submitterPods ?? [], headPods: input.headPods ?? [] }));
+    if (steady && endIsEvent && requeue !== undefined && requeue > 0) {
       const timer = secondsToNextTimer(input, outcome.memory);
       requeue = Math.max(requeue, deps.runningPollSeconds);
       if (timer !== undefined) requeue = Math.min(requeue, timer);
