@@ -28,6 +28,8 @@ import { validateRayClientOptions, type RayClientOptions } from './options.ts';
 export interface CallOptions {
   /** Overrides the client's per-request timeout for this call. */
   timeoutMs?: number;
+  /** Aborts this call (in flight: the connection is dropped); it then answers `unavailable`, cause `aborted`. */
+  signal?: AbortSignal;
 }
 
 export interface SubmitAccepted {
@@ -82,7 +84,11 @@ export function createRayClient(options: RayClientOptions): RayClient {
   const tls: TlsOptions = options.tls ?? {};
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const lookup = options.lookup;
-  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }) });
+  const clientSignal = options.signal;
+  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }) });
+  /** A log tail ends with the client's signal too. */
+  const tailSignal = <T extends { signal?: AbortSignal }>(o: T): T =>
+    clientSignal ? { ...o, signal: o.signal ? AbortSignal.any([o.signal, clientSignal]) : clientSignal } : o;
 
   const tailConfig = { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact, ...(lookup && { lookup }) };
 
@@ -157,8 +163,8 @@ export function createRayClient(options: RayClientOptions): RayClient {
       const result = toResult(await transport.send('GET', `${jobPath(id)}/logs`, call), LogsResponseSchema, `GET ${jobPath(id)}/logs`);
       return result.kind === 'ok' ? ok(result.value.logs) : result;
     },
-    tailLogs: (id, tailOptions) => tailJobLogs(tailConfig, id, tailOptions),
-    streamLogs: (id, streamOptions = {}) => streamFromTail((o) => tailJobLogs(tailConfig, id, o), streamOptions),
+    tailLogs: (id, tailOptions) => tailJobLogs(tailConfig, id, tailSignal(tailOptions)),
+    streamLogs: (id, streamOptions = {}) => streamFromTail((o) => tailJobLogs(tailConfig, id, tailSignal(o)), streamOptions),
     gcsHealth: async (call = {}) => {
       const outcome = await transport.send('GET', '/api/gcs_healthz', call);
       if (outcome.kind === 'transport-error') return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };

@@ -38,7 +38,7 @@ export interface HttpTransport {
   send(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    options?: { json?: unknown; timeoutMs?: number },
+    options?: { json?: unknown; timeoutMs?: number; signal?: AbortSignal },
   ): Promise<HttpOutcome>;
   close(): Promise<void>;
 }
@@ -50,6 +50,8 @@ export function createHttpTransport(config: {
   tls: TlsOptions;
   redact: Redactor;
   lookup?: LookupFunction;
+  /** Aborts every request of this transport, in flight or to come (the caller no longer wants any answer). */
+  signal?: AbortSignal;
 }): HttpTransport {
   const agent = new Agent({
     keepAliveTimeout: 4_000,
@@ -63,12 +65,12 @@ export function createHttpTransport(config: {
   async function send(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    options: { json?: unknown; timeoutMs?: number } = {},
+    options: { json?: unknown; timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<HttpOutcome> {
     const first = await sendOnce(method, path, options);
     // A pooled keep-alive socket the server has since closed fails at once with a reset. A GET is safe to
     // repeat on a fresh connection; a POST or DELETE is not repeated (the caller decides).
-    if (method === 'GET' && first.kind === 'transport-error' && first.cause === 'reset') {
+    if (method === 'GET' && first.kind === 'transport-error' && first.cause === 'reset' && !cancelled(options.signal)) {
       return sendOnce(method, path, options);
     }
     return first;
@@ -77,9 +79,10 @@ export function createHttpTransport(config: {
   async function sendOnce(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    options: { json?: unknown; timeoutMs?: number },
+    options: { json?: unknown; timeoutMs?: number; signal?: AbortSignal },
   ): Promise<HttpOutcome> {
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+    if (cancelled(options.signal)) return aborted(method, path);
     const headers: Record<string, string> = { ...config.headers };
     let body: string | undefined;
     if (options.json !== undefined) {
@@ -92,19 +95,31 @@ export function createHttpTransport(config: {
         headers,
         ...(body !== undefined ? { body } : {}),
         dispatcher: agent,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...callerSignals(options.signal)]),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
       const text = await response.body.text();
       return { kind: 'answer', status: response.statusCode, body: config.redact(text) };
     } catch (error) {
+      // The caller's abort is no outage of the server: say so (a timeout is an abort too, told apart here).
+      if (cancelled(options.signal)) return aborted(method, path);
       return {
         kind: 'transport-error',
         cause: classifyTransportError(error),
         message: config.redact(`${method} ${path}: ${describeTransportError(error)}`),
       };
     }
+  }
+
+  function callerSignals(call: AbortSignal | undefined): AbortSignal[] {
+    return [config.signal, call].filter((s): s is AbortSignal => s !== undefined);
+  }
+  function cancelled(call: AbortSignal | undefined): boolean {
+    return callerSignals(call).some((s) => s.aborted);
+  }
+  function aborted(method: string, path: string): HttpOutcome {
+    return { kind: 'transport-error', cause: 'aborted', message: `${method} ${path}: aborted by the caller` };
   }
 
   return {

@@ -56,6 +56,8 @@ export function tailJobLogs(
   options: TailOptions,
 ): Promise<TailResult> {
   const url = `${config.wsBaseUrl}/api/jobs/${encodeURIComponent(submissionId)}/logs/tail`;
+  // Already aborted: no connection is opened (terminating a socket still connecting would throw from ws).
+  if (options.signal?.aborted) return Promise.resolve({ kind: 'aborted', chunks: 0 });
   return new Promise<TailResult>((resolve) => {
     let chunks = 0;
     let bytes = 0;
@@ -89,10 +91,6 @@ export function tailJobLogs(
       finish({ kind: 'aborted', chunks });
       socket.terminate();
     };
-    if (options.signal?.aborted) {
-      onAbort();
-      return;
-    }
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     socket.on('unexpected-response', (request, response: IncomingMessage) => {

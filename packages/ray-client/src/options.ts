@@ -22,6 +22,11 @@ export interface RayClientOptions {
    * DNS for an operator running outside the cluster. Default: the system resolver.
    */
   lookup?: LookupFunction;
+  /**
+   * Aborts every call of this client, in flight or to come: e.g. an operator replica that lost its lease must not
+   * wait for (or act on) an answer. An aborted call answers `unavailable` with cause `aborted`.
+   */
+  signal?: AbortSignal;
   /** Skip `GET /api/version` and gate submit fields on this Ray version instead. */
   rayVersion?: string;
 }

@@ -9,6 +9,7 @@ export type UnavailableCause =
   | 'dns' // the host name does not resolve
   | 'tls' // certificate or handshake problem
   | 'server-error' // the dashboard answered 5xx (JobHead restart window, agent down, ...)
+  | 'aborted' // the caller's signal aborted the call (nothing is known of the server; it may have acted)
   | 'other';
 
 export type RayFailure =

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RayResult, TailResult } from '../src/index.ts';
+import type { IncomingMessage } from 'node:http';
 import { client, deadPort, emulator, rawServer, untilStatus } from './support/fixtures.ts';
+import { waitFor } from './support/wait-for.ts';
 
 const kindOf = (r: RayResult<unknown> | TailResult) => (r.kind === 'unavailable' ? `unavailable/${r.cause}` : r.kind);
 
@@ -105,6 +107,37 @@ describe('error classes, as values', () => {
     expect(kindOf(await c.getJob('x'))).toBe('unavailable/timeout');
     expect(Date.now() - started).toBeLessThan(550);
     expect(kindOf(await c.getJob('x', { timeoutMs: 2_000 }))).toBe('not-found');
+  });
+
+  it('unavailable/aborted: the client\'s signal (or a call\'s) drops a call in flight at once, and refuses the next', async () => {
+    // A dashboard that holds every request open: only the abort can end the call before the 30 s timeout.
+    const open = new Set<IncomingMessage>();
+    const closed: string[] = [];
+    const s = await rawServer((req) => {
+      open.add(req);
+      req.socket.on('close', () => closed.push(`${req.method} ${req.url}`));
+    });
+    const fence = new AbortController();
+    const c = client({ address: s.url, rayVersion: '2.58.0', timeoutMs: 30_000, signal: fence.signal });
+    const submit = c.submit({ entrypoint: 'true', submission_id: 'held' });
+    await waitFor(() => open.size === 1, { what: 'the submission to reach the server' });
+    const abortedAt = Date.now();
+    fence.abort();
+    expect(await submit).toEqual({ kind: 'unavailable', cause: 'aborted', message: 'POST /api/jobs/: aborted by the caller' });
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    await waitFor(() => closed.includes('POST /api/jobs/'), { what: 'the held connection to be closed by the client' });
+    // Nothing more is sent once the signal is aborted; a log tail ends at once too.
+    expect(kindOf(await c.stopJob('held'))).toBe('unavailable/aborted');
+    expect(await c.tailLogs('held', { onChunk: () => undefined })).toMatchObject({ kind: 'aborted' });
+    expect(open.size).toBe(1);
+
+    // A call's own signal aborts that call only.
+    const d = client({ address: s.url, rayVersion: '2.58.0', timeoutMs: 30_000 });
+    const call = new AbortController();
+    const get = d.getJob('held', { signal: call.signal });
+    await waitFor(() => open.size === 2, { what: 'the GET to reach the server' });
+    call.abort();
+    expect(kindOf(await get)).toBe('unavailable/aborted');
   });
 
   it('unavailable/reset: the server drops the connection mid-request', async () => {

@@ -14,6 +14,8 @@ export function unhealthyReason(failure: RayFailure, baseUrl: string): string {
         return 'no answer in time';
       case 'reset':
         return 'connection reset';
+      case 'aborted':
+        return 'cancelled';
       case 'tls':
         return `TLS: ${failure.message}`;
       case 'server-error':

@@ -15,7 +15,10 @@ export interface DashboardRoute {
   apiServer?: { url: string; tls?: ApiServerTls; authHeaders: () => Promise<Record<string, string>> } | undefined;
   /** Name resolution for the direct route (a sandbox's cluster DNS when the operator runs outside it). */
   lookup?: LookupFunction | undefined;
-  /** Aborted once this replica's work is fenced off (the lease was lost): no dashboard call starts after that. */
+  /**
+   * Aborted once this replica's work is fenced off (the lease was lost): no dashboard call starts after that, and
+   * one in flight is aborted (its connection dropped: a submission or stop held up on the way never reaches Ray).
+   */
   fence?: AbortSignal | undefined;
 }
 
@@ -116,6 +119,7 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
           }),
           ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
           timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
+          ...(route.fence && { signal: route.fence }),
         });
         const counted = observe ? countedClient(client, observe) : client;
         clients.set(key, { client: counted, usedAt: now, credentials });
