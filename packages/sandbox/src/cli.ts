@@ -4,6 +4,8 @@
 //   python, rayproject/ray, ours...) are mapped by default (images/default-images.ts); --image adds or overrides.
 // rayjob-sandbox down [--dir D]
 //   stops the sandbox running in D (pid file), waits for it to exit, removes D.
+// rayjob-sandbox node (--kubeconfig FILE | --api-server URL) [--dir D] [--node-name N] [--endpoints-controller] [--image ...]
+//   joins the sandbox's node (kubelet, pod network, cluster DNS) to another API server over REST; stops on SIGTERM.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,11 +14,18 @@ import { parseArgs } from 'node:util';
 import { defaultImages, parseImageFlag } from './images/default-images.ts';
 import { imageLayoutFlag } from './images/oci-layout-image.ts';
 import type { ImageCatalog } from './kubelet/image-program.ts';
+import { joinNode } from './join-node.ts';
 import { startSandbox } from './sandbox.ts';
 
 const usage = `usage:
   rayjob-sandbox up [--dir DIR] [--crds FILE ...] [--image NAME=COMMAND ...] [--image-layout NAME=DIR ...] [--port N] [--no-kubelet] [--no-job-controller]
   rayjob-sandbox down [--dir DIR]
+  rayjob-sandbox node (--kubeconfig FILE | --api-server URL) [--dir DIR] [--node-name NAME] [--endpoints-controller]
+                      [--kubelet-client-ca FILE] [--image NAME=COMMAND ...] [--image-layout NAME=DIR ...]
+    joins this machine as a node of another API server (a real kube-apiserver): registers the Node, binds and runs
+    its pods as processes with pod IPs the API server reaches, serves logs/exec to clients of the kubeconfig's CA
+    (or --kubelet-client-ca). It binds every unscheduled pod (no scheduler needed), so it needs admin-like rights.
+    --endpoints-controller also runs the sandbox's (a real cluster's controller manager has its own).
 DIR defaults to ${join(tmpdir(), 'rayjob-sandbox')}.
 Images run as local programs. Mapped by default: busybox, alpine (sh), debian, ubuntu (bash), python (python3),
 node, rayproject/ray (real Ray if provisioned, else the Ray emulator), ghcr.io/rayjob/submitter and
@@ -65,6 +74,33 @@ async function up(dir: string, crds: string[], images: ImageCatalog, port: numbe
   process.on('SIGINT', () => void stop());
 }
 
+async function node(dir: string, images: ImageCatalog): Promise<void> {
+  const kubeconfig = values.kubeconfig;
+  const server = values['api-server'];
+  if ((kubeconfig === undefined) === (server === undefined)) fail('node: give exactly one of --kubeconfig FILE and --api-server URL');
+  mkdirSync(dir, { recursive: true });
+  const joined = await joinNode({
+    connection: kubeconfig !== undefined ? { kubeconfigPath: resolve(kubeconfig) } : { server: server ?? '' },
+    dir,
+    images,
+    endpointsController: values['endpoints-controller'] === true,
+    ...(values['node-name'] !== undefined && { nodeName: values['node-name'] }),
+    ...(values['kubelet-client-ca'] !== undefined && { kubeletClientCA: readFileSync(values['kubelet-client-ca'], 'utf8') }),
+  });
+  writeFileSync(pidFile(dir), String(process.pid));
+  process.stderr.write(`rayjob-sandbox: node ${joined.kubelet.nodeName} joined (pod network ${joined.network.cidr}, kubelet on ${joined.network.gatewayIP}:${joined.kubelet.server?.port ?? '-'}); stop with SIGTERM or \`rayjob-sandbox down --dir ${dir}\`\n`);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await joined.stop();
+    rmSync(pidFile(dir), { force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -103,6 +139,11 @@ const { positionals, values } = parseArgs({
     port: { type: 'string' },
     'no-kubelet': { type: 'boolean' },
     'no-job-controller': { type: 'boolean' },
+    kubeconfig: { type: 'string' },
+    'api-server': { type: 'string' },
+    'node-name': { type: 'string' },
+    'endpoints-controller': { type: 'boolean' },
+    'kubelet-client-ca': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -111,7 +152,7 @@ const port = values.port === undefined ? undefined : Number(values.port);
 if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) fail(`--port must be an integer 0-65535, got ${values.port}`);
 if (values.help) {
   process.stdout.write(`${usage}\n`);
-} else if (positionals[0] === 'up') {
+} else if (positionals[0] === 'up' || positionals[0] === 'node') {
   const images = defaultImages({ repoRoot });
   for (const flag of values.image ?? []) {
     const parsed = parseImageFlag(flag);
@@ -123,7 +164,8 @@ if (values.help) {
     if (!parsed.ok) fail(parsed.message);
     images[parsed.name] = parsed.program;
   }
-  await up(dir, values.crds ?? [], images, port, !values['no-kubelet'], !values['no-job-controller']);
+  if (positionals[0] === 'node') await node(dir, images);
+  else await up(dir, values.crds ?? [], images, port, !values['no-kubelet'], !values['no-job-controller']);
 } else if (positionals[0] === 'down') {
   await down(dir);
 } else {

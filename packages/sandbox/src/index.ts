@@ -15,6 +15,7 @@ export type { JobController } from './job-controller/index.ts';
 export { rayEmulatorImage, realRayImage, rayShimDir } from './kubelet/ray-image.ts';
 export { findRedisBin, redisImage, redisShimDir } from './kubelet/redis-image.ts';
 export { startSandboxNode } from './kubelet/sandbox-node.ts';
+export { joinNode, connectionCA, type JoinNodeOptions } from './join-node.ts';
 export { startJobController } from './job-controller/index.ts';
 export { startAppsControllers } from './apps-controllers/controller.ts';
 export type { AppsControllers } from './apps-controllers/controller.ts';

@@ -36,6 +36,11 @@ export interface SandboxNodeOptions {
   log?: (message: string) => void;
   /** The kubelet's HTTPS endpoint (serving certificate, client CA); `false` serves none. */
   kubeletServer?: KubeletOptions['server'];
+  /**
+   * Run the endpoints controller (default true). Off on a cluster whose controller manager already runs one (a real
+   * kube-apiserver's kube-controller-manager): two controllers would fight over every Endpoints object.
+   */
+  endpointsController?: boolean;
   /** Give pods a way to the API server (an endpoint on the pod network, service variables, service-account files). */
   apiEndpoint?: Omit<ApiEndpointOptions, 'host'> & { caCert: string };
 }
@@ -68,7 +73,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
       // kubernetes.default.svc leads pods to the API endpoint (which listens on 443, the Service's port, when it can).
       ...(apiEndpoint !== undefined && { serviceAddresses: { 'default/kubernetes': [apiEndpoint.host] } }),
     });
-    endpoints = startEndpointsController(client, options.log);
+    if (options.endpointsController !== false) endpoints = startEndpointsController(client, options.log);
     const kubelet = await startKubelet({
       client, dir: options.dir, images: options.images, network, clusterDomain,
       nameserver: dns.host, nodeName: options.nodeName, timing: options.timing, baseEnv: options.baseEnv, log: options.log,
@@ -86,7 +91,7 @@ export async function startSandboxNode(options: SandboxNodeOptions): Promise<San
       async stop() {
         await kubelet.stop();
         await podApi?.stop();
-        await controller.stop();
+        await controller?.stop();
         await started.stop();
         await network.stop();
         // The last sandbox on the machine takes away the mount points it had to create on the host.
