@@ -12,6 +12,7 @@ import { createKubeClient, resources, type KubeClient } from '@rayjob/kube-runti
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
 import { joinNode } from '../../src/join-node.ts';
 import type { SandboxNode } from '../../src/kubelet/sandbox-node.ts';
+import type { KubeObject } from '../../src/kube-objects/types.ts';
 import { createCertificateAuthority, issueCertificate } from '../../src/pki/x509.ts';
 import { createPod, getPod, testImages, waitFor, waitForPhase } from './harness.ts';
 
@@ -42,7 +43,7 @@ const server = "require('http').createServer((q, s) => s.end('hello from ' + pro
 
 describe('the sandbox node joined to an API server over REST', { timeout: 60_000 }, () => {
   it('registers a Ready Node with its kubelet endpoint on its pod-network address', async () => {
-    const registered = await client.get<{ status?: { conditions?: Array<{ type: string; status: string }>; addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }>(resources.nodes, { name: 'joined' });
+    const registered = await client.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }>; addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }>(resources.nodes, { name: 'joined' });
     expect(registered.ok).toBe(true);
     const status = registered.ok ? registered.value.status : undefined;
     expect(status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
