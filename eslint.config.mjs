@@ -27,6 +27,15 @@ export default tseslint.config(
     },
   },
   {
+    // The leaf every package imports (Kubernetes shapes, times, equality, image references): pure like core.
+    files: ['packages/kube-model/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: ioModules.map((name) => ({ name, message: '@rayjob/kube-model is pure: no I/O.' })), patterns: [{ group: ['node:*', '@rayjob/*'], message: '@rayjob/kube-model is the leaf: no node: modules, no other workspace package.' }] }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: '@rayjob/kube-model is pure.' }, { name: 'process', message: '@rayjob/kube-model is pure.' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: '@rayjob/kube-model takes the time as input.' }],
+    },
+  },
+  {
     files: ['packages/core/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern] }],

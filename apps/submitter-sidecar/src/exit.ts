@@ -1,6 +1,6 @@
 // How a run ends: an exit code from core's SubmitterExitCode and its name (the termination message's reason),
 // plus what the submitter knew about the job at that moment.
-import { SubmitterExitCode, type SubmitterExitCodeName, type TerminationMessage } from '@rayjob/core';
+import { isTerminalRayJobStatus, SubmitterExitCode, type SubmitterExitCodeName, type TerminationMessage } from '@rayjob/core';
 import type { RayJobStatus } from '@rayjob/ray-client';
 
 export interface Outcome {
@@ -50,7 +50,7 @@ export function finalText(knowledge: JobKnowledge, result: Outcome): string {
 /** What a signal leaves behind, said as it is: a job keeps running only if one was submitted or found. */
 export function signalNotice(signal: string, knowledge: JobKnowledge): string {
   const id = knowledge.submissionId ?? '';
-  if (knowledge.seen && knowledge.lastStatus !== undefined && ['SUCCEEDED', 'FAILED', 'STOPPED'].includes(knowledge.lastStatus)) {
+  if (knowledge.seen && knowledge.lastStatus !== undefined && isTerminalRayJobStatus(knowledge.lastStatus)) {
     return `Received ${signal}; exiting. Job '${id}' had already ended (${knowledge.lastStatus})`;
   }
   if (knowledge.seen) return `Received ${signal}; exiting without stopping job '${id}' (it keeps running)`;

@@ -3,6 +3,7 @@
 // submitter image runs the submitter from source, so a scenario always tests the code in this checkout.
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
+import { imageRepository } from '@rayjob/kube-model';
 import { rayEmulatorImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
 const repo = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
@@ -10,12 +11,6 @@ const repo = (path: string): string => fileURLToPath(new URL(`../../../${path}`,
 export const submitterMain = repo('apps/submitter-sidecar/src/main.ts');
 export const emulatorCli = repo('packages/ray-emulator/src/cli.ts');
 
-/** The repository of an image reference (no tag, no digest), as the kubelet's catalog looks it up. */
-export const imageRepository = (image: string): string => {
-  const noDigest = image.split('@')[0] ?? image;
-  const colon = noDigest.lastIndexOf(':');
-  return colon > noDigest.lastIndexOf('/') ? noDigest.slice(0, colon) : noDigest;
-};
 
 export interface ScenarioImageOptions {
   /** Run the submitter from this bundle (dist/submitter.mjs, as the image does) instead of from source. */

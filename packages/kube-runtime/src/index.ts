@@ -39,11 +39,12 @@ export type { Logger, LoggerOptions } from './log.ts';
 
 export { createStatusWriter, requeueOnConflict } from './status/status-writer.ts';
 export type { StatusWriter, StatusWriterOptions, StatusWriteResult } from './status/status-writer.ts';
-export { semanticEqual } from './status/semantic-equal.ts';
+export { semanticEqual } from '@rayjob/kube-model';
 export { createEventRecorder } from './events/event-recorder.ts';
 export type { EventRecorder, EventRecorderOptions, EventRecorderStats, EventType } from './events/event-recorder.ts';
 export { clipToBytes, EVENT_NOTE_MAX_BYTES } from './events/clip-note.ts';
-export { microTime, rfc3339 } from './events/micro-time.ts';
+// The sandbox's node side names them so; one definition, in @rayjob/kube-model.
+export { formatMicroTime as microTime, formatKubeTime as rfc3339 } from '@rayjob/kube-model';
 export { createLeaderElector, defaultIdentity } from './leader/leader-election.ts';
 export type { LeaderElector, LeaderElectionOptions, ElectionEnd } from './leader/leader-election.ts';
 export type { Lease, LeaseSpec } from './leader/lease-lock.ts';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, createManager, resources, type KubeClient, type Manager, type ManagerExit } from '../src/index.ts';
+import { createLogger, createManager, resources, type KubeClient, type KubeObject, type Manager, type ManagerExit } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
 import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
@@ -135,7 +135,7 @@ describe('manager', () => {
     const killedAt = Date.now();
     await a.manager.kill();
     expect(await a.exit).toBe('stopped');
-    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // not released
     await eventually(() => b.reconciled.includes('default/crash'), 10_000, 'b to take over');
     // b waits out the lease from when it last saw a renewal (up to a renew deadline before the kill, under load),
@@ -149,7 +149,7 @@ describe('manager', () => {
     await eventually(() => a.reconciled.includes('default/handover'));
     await a.manager.stop();
     expect(await a.exit).toBe('stopped');
-    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('');
   });
 
@@ -161,12 +161,12 @@ describe('manager', () => {
     await eventually(() => m.reconciled.includes('default/slow'));
     process.emit('SIGTERM', 'SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
-    const lease = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // still held while draining
     release();
     expect(await m.exit).toBe('stopped');
     expect(finished).toBe(true);
-    const after = await cluster.direct.get<{ metadata: object; spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const after = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(after.ok && after.value.spec.holderIdentity).toBe('');
   });
 
@@ -207,7 +207,7 @@ describe('manager', () => {
     expect(await manager.start(stop.signal)).toBe('leader-election-lost');
     expect(seen).toEqual({ watch: 'ended', write: 'Aborted' });
     expect(cluster.proxy.requests.slice(lost.at).filter((r) => r.startsWith('PATCH'))).toEqual([]);
-    const after = await cluster.direct.get<{ metadata: object; data?: Record<string, string> }>(resources.configmaps, { namespace: 'default', name: 'fenced' });
+    const after = await cluster.direct.get<KubeObject & { data?: Record<string, string> }>(resources.configmaps, { namespace: 'default', name: 'fenced' });
     expect(after.ok && after.value.data?.written).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
 import { killGroup, startDriverProcess, type DriverProcess } from './driver-process.ts';
 import { newSubmissionId } from './ids.ts';
 import { randomBytes } from 'node:crypto';
+import { isTerminalRayJobStatus } from '@rayjob/kube-model';
 import { requestsResources, type NodeTable, type ResourceDemand } from './nodes.ts';
 import {
   cpuGpuResourceStartFailure,
@@ -21,7 +22,7 @@ import type { RayFeatures } from './version.ts';
 
 export type JobStatus = 'PENDING' | 'RUNNING' | 'STOPPED' | 'SUCCEEDED' | 'FAILED';
 
-export const isTerminal = (s: JobStatus) => s === 'STOPPED' || s === 'SUCCEEDED' || s === 'FAILED';
+export const isTerminal = (s: JobStatus): boolean => isTerminalRayJobStatus(s);
 
 export interface JobRecord {
   submissionId: string;

@@ -4,9 +4,9 @@
 // records when it first saw a terminal status, Ray's end_time, and how many requests it sent.
 import { request } from 'node:http';
 import type { LookupFunction } from 'node:net';
+import { isTerminalRayJobStatus } from '@rayjob/kube-model';
 
 export const KUBERAY_POLL_MS = 3_000;
-const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'STOPPED']);
 
 export interface PollerResult {
   /** Epoch ms when a poll first answered a terminal status. */
@@ -54,7 +54,7 @@ export function startKubeRayPoller(dashboardURL: string, jobId: string, lookup: 
     result.requests++;
     try {
       const r = await getJson(base, `/api/jobs/${encodeURIComponent(jobId)}`, lookup);
-      if (r.status === 200 && r.body.status && TERMINAL.has(r.body.status)) {
+      if (r.status === 200 && isTerminalRayJobStatus(r.body.status)) {
         result.seenAt = Date.now();
         if (typeof r.body.end_time === 'number') result.endTime = r.body.end_time;
         stopped = true;

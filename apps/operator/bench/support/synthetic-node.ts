@@ -1,6 +1,7 @@
 // Bench-only stand-in for a kubelet in the synthetic scale mode: no processes. It watches head pods and marks
 // each one Running and Ready at once with a fixed pod IP (where one Ray emulator answers for every cluster).
 // Everything else (RayCluster status, submitter Jobs, RayJob status) is left to the operator and the API server.
+import { formatKubeTime } from '@rayjob/kube-model';
 import type { Json } from './rayjob-watch.ts';
 
 export interface SyntheticNode {
@@ -11,7 +12,7 @@ export interface SyntheticNode {
 const HEAD_PODS = 'labelSelector=ray.io%2Fnode-type%3Dhead';
 
 function runningStatus(pod: Json, podIP: string): Json {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const now = formatKubeTime(Date.now());
   const containers = (pod.spec?.containers ?? []) as Json[];
   return {
     phase: 'Running',

@@ -2,6 +2,7 @@
 // Ray images run the Ray emulator (or a real Ray installation), our submitter image runs the submitter's source.
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
+import { imageRepository } from '@rayjob/kube-model';
 import { findRealRayBin, findRedisBin, rayEmulatorImage, realRayImage, redisImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
 export const repoPath = (path: string): string => fileURLToPath(new URL(`../../../../${path}`, import.meta.url));
@@ -17,18 +18,13 @@ export function submitterImage(): ImageProgram {
   };
 }
 
-function repository(image: string): string {
-  const colon = image.lastIndexOf(':');
-  return colon > image.lastIndexOf('/') ? image.slice(0, colon) : image;
-}
-
 /** Ray images -> the emulator (or real Ray when asked and provisioned); the submitter image(s) -> our submitter. */
 export function sandboxImages(options: { realRay?: boolean; submitterImages?: string[] } = {}): ImageCatalog {
   // The real-Ray tier where provisioned ($RAYJOB_REAL_RAY_BIN, $RAYJOB_RAY_VENV or /opt/rayjob-ray-venv).
   const rayBin = options.realRay ? findRealRayBin() : undefined;
   const ray = rayBin !== undefined ? realRayImage({ rayBin }) : rayEmulatorImage({ emulatorCli: repoPath('packages/ray-emulator/src/cli.ts') });
   const catalog: ImageCatalog = { 'rayproject/ray': ray, 'rayproject/ray-ml': ray, 'quay.io/kuberay/ray': ray };
-  for (const image of options.submitterImages ?? [DEFAULT_SUBMITTER_IMAGE]) catalog[repository(image)] = submitterImage();
+  for (const image of options.submitterImages ?? [DEFAULT_SUBMITTER_IMAGE]) catalog[imageRepository(image)] = submitterImage();
   // KubeRay's GCS fault tolerance samples deploy `redis`: Debian's redis-server where installed.
   const redisBin = findRedisBin();
   if (redisBin !== undefined) catalog.redis = redisImage({ redisBin });

@@ -1,3 +1,4 @@
+import { imageRepository } from '@rayjob/kube-model';
 import { ATTACH_ONLY_ENV_VALUE, SubmitterEnv } from '../contracts/submitter-cli.ts';
 import type { Container, EnvVar, RayClusterSpec } from '../schema/index.ts';
 import { attachOnlyEnvFromMark, type AttachOnlyMark } from './attach-only-mark.ts';
@@ -94,11 +95,4 @@ export function ourSubmitterContainer(image: string, options: SubmissionOptions,
 export function runsOurSubmitter(container: Container | undefined, ourImage: string): boolean {
   if (!container?.image) return false;
   return imageRepository(container.image) === imageRepository(ourImage);
-}
-
-function imageRepository(image: string): string {
-  const at = image.indexOf('@');
-  const base = at >= 0 ? image.slice(0, at) : image;
-  const colon = base.lastIndexOf(':');
-  return colon > base.lastIndexOf('/') ? base.slice(0, colon) : base;
 }

@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { RayJobStatusSchema } from '@rayjob/kube-model';
 
 /** Kubernetes keeps at most 4096 bytes of a container's termination message. */
 export const TERMINATION_MESSAGE_MAX_BYTES = 4096;
 
-export const RayJobStatusSchema = z.enum(['PENDING', 'RUNNING', 'STOPPED', 'SUCCEEDED', 'FAILED']);
-export type RayJobStatus = z.infer<typeof RayJobStatusSchema>;
-export const TERMINAL_RAY_JOB_STATUSES: readonly RayJobStatus[] = ['STOPPED', 'SUCCEEDED', 'FAILED'];
-export const isTerminalRayJobStatus = (s: string | undefined): s is 'STOPPED' | 'SUCCEEDED' | 'FAILED' =>
-  s === 'STOPPED' || s === 'SUCCEEDED' || s === 'FAILED';
+// Ray's job statuses and which are terminal: @rayjob/kube-model's (one definition for every package).
+export { isTerminalRayJobStatus, RayJobStatusSchema, TERMINAL_RAY_JOB_STATUSES, type RayJobStatus } from '@rayjob/kube-model';
 
 /**
  * The submitter's final word, written as its container's termination message (addition A): evidence that

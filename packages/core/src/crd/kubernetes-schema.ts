@@ -1,4 +1,4 @@
-import { QUANTITY_PATTERN } from '../schema/kube-primitives.ts';
+import { QUANTITY_PATTERN } from '@rayjob/kube-model';
 import { KUBERNETES_DEFINITIONS } from './kubernetes-definitions.generated.ts';
 import type { OpenApiSchema } from './openapi-schema.ts';
 

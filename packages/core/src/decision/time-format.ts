@@ -8,16 +8,8 @@ export function formatGoTimeString(d: Date): string {
   return `${formatGoDateTime(d)} +0000 UTC`;
 }
 
-/** RFC 3339 with second precision, the wire form of metav1.Time. */
-export function formatKubeTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-export function parseKubeTime(s: string | undefined | null): Date | undefined {
-  if (!s) return undefined;
-  const d = new Date(s);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
+// metav1.Time's wire form and its lenient reading are @rayjob/kube-model's (one definition for every package).
+export { formatKubeTime, parseKubeTime } from '@rayjob/kube-model';
 
 export const addSeconds = (d: Date, s: number): Date => new Date(d.getTime() + s * 1000);
 export const secondsBetween = (from: Date, to: Date): number => (to.getTime() - from.getTime()) / 1000;

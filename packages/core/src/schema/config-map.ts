@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ObjectMetaSchema } from './kube-meta.ts';
-import { stringMap } from './kube-primitives.ts';
+import { ObjectMetaSchema, stringMap } from '@rayjob/kube-model';
 
 /** The slice of core/v1 ConfigMap the operator writes (the submitter state of addition H). */
 export const ConfigMapSchema = z.looseObject({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ObjectMetaSchema, WorkloadConditionSchema } from './kube-meta.ts';
-import { int32, time } from './kube-primitives.ts';
+import { int32, ObjectMetaSchema, time, WorkloadConditionSchema } from '@rayjob/kube-model';
 import { PodTemplateSpecSchema } from './pod.ts';
 
 /** batch/v1 PodFailurePolicy: lets the submitter's exit code decide whether the Job retries. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ObjectMetaSchema, WorkloadConditionSchema } from './kube-meta.ts';
-import { int32, opaqueObject, stringMap, time } from './kube-primitives.ts';
+import { int32, ObjectMetaSchema, opaqueObject, stringMap, time, WorkloadConditionSchema } from '@rayjob/kube-model';
 
 /**
  * Slices of core/v1 Pod the operator reads, and the pod template it builds on. Every object is loose: fields

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ConditionSchema, ObjectMetaSchema } from './kube-meta.ts';
-import { int32, int64, kubernetesObject, quantity, stringMap, time } from './kube-primitives.ts';
-import { ManagedBySchema } from './managed-by.ts';
+import { ConditionSchema, int32, int64, kubernetesObject, ManagedBySchema, ObjectMetaSchema, quantity, stringMap, time } from '@rayjob/kube-model';
 import { PodTemplateSpecSchema } from './pod.ts';
 import { ServiceSchema } from './service.ts';
 

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ConditionSchema, ObjectMetaSchema } from './kube-meta.ts';
-import { int32, int64, stringMap, time } from './kube-primitives.ts';
-import { ManagedBySchema } from './managed-by.ts';
+import { ConditionSchema, int32, int64, isTerminalRayJobStatus, ManagedBySchema, ObjectMetaSchema, stringMap, TERMINAL_RAY_JOB_STATUSES, time } from '@rayjob/kube-model';
 import { PodTemplateSpecSchema } from './pod.ts';
 import { RayClusterSpecSchema, RayClusterStatusSchema } from './raycluster.ts';
 
@@ -17,9 +15,8 @@ import { RayClusterSpecSchema, RayClusterStatusSchema } from './raycluster.ts';
 export const JOB_STATUSES = ['', 'PENDING', 'RUNNING', 'STOPPED', 'SUCCEEDED', 'FAILED'] as const;
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
-export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['STOPPED', 'SUCCEEDED', 'FAILED'];
-export const isJobTerminal = (status: JobStatus | undefined): boolean =>
-  status !== undefined && TERMINAL_JOB_STATUSES.includes(status);
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = TERMINAL_RAY_JOB_STATUSES;
+export const isJobTerminal = (status: JobStatus | undefined): boolean => isTerminalRayJobStatus(status);
 
 /** The controller's state machine state; '' means New. */
 export const JOB_DEPLOYMENT_STATUSES = [
@@ -228,4 +225,4 @@ export type { RayCluster, RayClusterSpec, RayClusterStatus, WorkerGroupSpec, Hea
 export type { K8sJob } from './k8s-job.ts';
 export type { Pod, PodTemplateSpec, Container, ContainerStatus, ContainerState, EnvVar } from './pod.ts';
 export type { Service } from './service.ts';
-export type { ObjectMeta, OwnerReference, Condition } from './kube-meta.ts';
+export type { ObjectMeta, OwnerReference, Condition } from '@rayjob/kube-model';

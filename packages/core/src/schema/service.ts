@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ObjectMetaSchema } from './kube-meta.ts';
-import { int32, intOrString, opaqueObject, stringMap } from './kube-primitives.ts';
+import { int32, intOrString, ObjectMetaSchema, opaqueObject, stringMap } from '@rayjob/kube-model';
 
 /** The slice of core/v1 Service the operator reads and writes (the RayJob head Service). */
 export const ServicePortSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '../schema/kube-meta.ts';
+import type { ObjectMeta } from '@rayjob/kube-model';
 import type { RayJob, RayJobSpec } from '../schema/rayjob.ts';
 import { validateDeletionConfiguration } from './deletion-strategy.ts';
 import { goStringList, isDNS1035Label } from './k8s-names.ts';

@@ -4,7 +4,7 @@ import { RAYCLUSTER_PRINTER_COLUMNS, RAYJOB_PRINTER_COLUMNS, rayClusterCrd, rayJ
 import { generateCrdFiles } from '../../src/crd/render-yaml.ts';
 import { checkStructuralSchema, preservedUnknownFieldPaths } from '../../src/crd/structural-check.ts';
 import type { OpenApiSchema } from '../../src/crd/structural-schema.ts';
-import { QUANTITY_PATTERN } from '../../src/schema/kube-primitives.ts';
+import { QUANTITY_PATTERN } from '@rayjob/kube-model';
 
 type Crd = {
   metadata: { name: string };

@@ -3,7 +3,7 @@ import { KUBERNETES_DEFINITIONS, KUBERNETES_VERSION } from '../../src/crd/kubern
 import { KubernetesSchemaError, kubernetesSchema } from '../../src/crd/kubernetes-schema.ts';
 import { checkStructuralSchema, preservedUnknownFieldPaths } from '../../src/crd/structural-check.ts';
 import type { OpenApiSchema } from '../../src/crd/structural-schema.ts';
-import { QUANTITY_PATTERN } from '../../src/schema/kube-primitives.ts';
+import { QUANTITY_PATTERN } from '@rayjob/kube-model';
 
 const EMBEDDED = [
   'io.k8s.api.core.v1.PodTemplateSpec',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkStructuralSchema, valueProblems } from '../../src/crd/structural-check.ts';
 import { CrdSchemaError, zodToStructuralSchema, type OpenApiSchema } from '../../src/crd/structural-schema.ts';
-import { int32, int64, quantity, time } from '../../src/schema/kube-primitives.ts';
+import { int32, int64, quantity, time } from '@rayjob/kube-model';
 
 describe('zod -> structural schema', () => {
   it.each([

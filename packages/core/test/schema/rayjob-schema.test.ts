@@ -16,7 +16,7 @@ import {
   RAYJOB_OPERATOR_MANAGED_BY,
   checkManagedByFlag,
   isManagedBy,
-} from '../../src/schema/managed-by.ts';
+} from '@rayjob/kube-model';
 
 const fullRayJob = {
   apiVersion: 'ray.io/v1',

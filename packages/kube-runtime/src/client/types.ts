@@ -1,49 +1,9 @@
-// The shapes the runtime needs of any Kubernetes object. Objects are plain JSON as the API server sent
-// them; callers narrow them with their own (zod) types.
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+// The watch protocol's shapes and object keys. Objects are plain JSON as the API server sent them; callers narrow
+// them with their own (zod) types.
+import type { KubeObject, ObjectMeta } from '@rayjob/kube-model';
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: unknown[];
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-}
-
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
-
-export interface ObjectList<T extends KubeObject = KubeObject> {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ListMeta;
-  items: T[];
-}
+// Object shapes are @rayjob/kube-model's (one definition for core, the runtime and the sandbox).
+export type { KubeObject, ListMeta, ObjectList, ObjectMeta, OwnerReference } from '@rayjob/kube-model';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 

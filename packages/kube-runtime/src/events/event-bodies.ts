@@ -1,7 +1,7 @@
 // The Event objects themselves, in both APIs. Names follow client-go: <object name>.<hex nanoseconds>.
 import type { KubeObject } from '../client/types.ts';
 import { clipToBytes, EVENT_NOTE_MAX_BYTES } from './clip-note.ts';
-import { microTime, rfc3339 } from './micro-time.ts';
+import { formatKubeTime, formatMicroTime } from '@rayjob/kube-model';
 
 export interface EventFields {
   regarding: KubeObject;
@@ -31,7 +31,7 @@ export function eventsV1Body(fields: EventFields, now: number, controller: strin
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',
     metadata: meta(fields, now),
-    eventTime: microTime(now),
+    eventTime: formatMicroTime(now),
     reportingController: controller,
     reportingInstance: instance,
     action: fields.action,
@@ -55,14 +55,14 @@ export function coreEventBody(fields: EventFields, now: number, component: strin
     source: { component, host },
     reportingComponent: component,
     reportingInstance: host,
-    firstTimestamp: rfc3339(now),
-    lastTimestamp: rfc3339(now),
+    firstTimestamp: formatKubeTime(now),
+    lastTimestamp: formatKubeTime(now),
     count: 1,
   };
 }
 
 export function seriesPatch(api: 'events.k8s.io' | 'core', count: number, now: number, note: string): Record<string, unknown> {
   return api === 'core'
-    ? { count, lastTimestamp: rfc3339(now), message: clip(note) }
-    : { series: { count, lastObservedTime: microTime(now) }, note: clip(note) };
+    ? { count, lastTimestamp: formatKubeTime(now), message: clip(note) }
+    : { series: { count, lastObservedTime: formatMicroTime(now) }, note: clip(note) };
 }

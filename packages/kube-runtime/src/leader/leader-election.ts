@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { sleep, systemClock, type Clock } from '../clock.ts';
 import { describeError, isAlreadyExists, isConflict, isNotFound } from '../client/errors.ts';
 import type { KubeClient } from '../client/rest-client.ts';
-import { microTime } from '../events/micro-time.ts';
+import { formatMicroTime } from '@rayjob/kube-model';
 import { silentLogger, type Logger } from '../log.ts';
 import { leaseLock, type Lease, type LeaseSpec } from './lease-lock.ts';
 
@@ -66,8 +66,8 @@ export function createLeaderElector(options: LeaderElectionOptions): LeaderElect
     return {
       holderIdentity: identity,
       leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
-      acquireTime: sameHolder && previous?.acquireTime ? previous.acquireTime : microTime(now),
-      renewTime: microTime(now),
+      acquireTime: sameHolder && previous?.acquireTime ? previous.acquireTime : formatMicroTime(now),
+      renewTime: formatMicroTime(now),
       leaseTransitions: previous === undefined ? 0 : sameHolder ? (previous.leaseTransitions ?? 0) : (previous.leaseTransitions ?? 0) + 1,
     };
   };
@@ -126,7 +126,7 @@ export function createLeaderElector(options: LeaderElectionOptions): LeaderElect
   const release = async (): Promise<boolean> => {
     if (!current || current.spec?.holderIdentity !== identity) return false;
     const now = clock.now();
-    const released = await lock.update(current, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: current.spec?.leaseTransitions ?? 0 }, callTimeoutMs);
+    const released = await lock.update(current, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: current.spec?.leaseTransitions ?? 0 }, callTimeoutMs);
     if (!released.ok) log.warn({ error: describeError(released.error) }, 'failed to release lease');
     return released.ok;
   };

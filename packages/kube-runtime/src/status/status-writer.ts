@@ -6,7 +6,7 @@ import { describeError, isConflict, isNotFound, type KubeError } from '../client
 import type { ResourceType } from '../client/resources.ts';
 import type { KubeClient } from '../client/rest-client.ts';
 import type { KubeObject } from '../client/types.ts';
-import { semanticEqual } from './semantic-equal.ts';
+import { semanticEqual } from '@rayjob/kube-model';
 
 export type StatusWriteResult<T extends KubeObject> =
   /** Nothing changed: no request was made. */

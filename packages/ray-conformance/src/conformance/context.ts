@@ -3,6 +3,7 @@
  * normalise back to stable placeholders, and bounded waits on job status.
  */
 import { randomBytes } from 'node:crypto';
+import { isTerminalRayJobStatus } from '@rayjob/kube-model';
 import { pollUntil } from '../probe/deadline.ts';
 import { httpRequest, type HttpRequest, type HttpResult } from '../probe/http.ts';
 import { tailLogs, type TailOptions, type TailResult } from '../probe/ws-tail.ts';
@@ -72,4 +73,4 @@ export function scenarioContext(target: Target): ScenarioContext {
   };
 }
 
-export const isTerminalStatus = (s: string): boolean => s === 'SUCCEEDED' || s === 'FAILED' || s === 'STOPPED';
+export const isTerminalStatus = (s: string): boolean => isTerminalRayJobStatus(s);

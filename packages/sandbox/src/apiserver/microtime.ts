@@ -1,5 +1,7 @@
 // metav1.MicroTime is decoded with Go layout "2006-01-02T15:04:05.000000Z07:00": exactly six fractional
 // digits. A JS `new Date().toISOString()` (three digits) is rejected with 400 by a real server, so we do too.
+import { formatKubeTime, formatMicroTime } from '@rayjob/kube-model';
+
 const microTimeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/;
 const timeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -21,11 +23,7 @@ export function checkTime(value: unknown): string | undefined {
 }
 
 /** Now as a MicroTime string (six digits). */
-export function microNow(now = Date.now()): string {
-  return new Date(now).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
+export const microNow = (now = Date.now()): string => formatMicroTime(now);
 
 /** Now as a metav1.Time string (whole seconds). */
-export function timeNow(now = Date.now()): string {
-  return new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export const timeNow = (now = Date.now()): string => formatKubeTime(now);

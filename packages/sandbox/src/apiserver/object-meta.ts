@@ -1,5 +1,6 @@
 // Server-owned metadata: names (incl. generateName), uid, timestamps, generation; and name validation.
 import { randomUUID } from 'node:crypto';
+import { semanticEqual } from '@rayjob/kube-model';
 import type { KubeObject } from '../store/types.ts';
 import { invalidValue, requiredValue } from './field-errors.ts';
 import { timeNow } from './microtime.ts';
@@ -79,19 +80,7 @@ export function specChanged(next: KubeObject, old: KubeObject): boolean {
   return false;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
-}
+/** Semantic equality (key order ignored, an absent key equals undefined): @rayjob/kube-model's, one definition. */
+export const deepEqual = semanticEqual;
 
 export const clone = <T>(v: T): T => structuredClone(v);

@@ -1,12 +1,6 @@
 // The ErrImagePull message for an image the sandbox has no program for: it says how to map one.
 
-/** The repository part of an image reference (no tag, no digest). */
-export function imageRepository(image: string): string {
-  const withoutDigest = image.split('@')[0] ?? image;
-  const slash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.lastIndexOf(':');
-  return colon > slash ? withoutDigest.slice(0, colon) : withoutDigest;
-}
+import { imageRepository } from '@rayjob/kube-model';
 
 export function unmappedImageMessage(image: string): string {
   const repo = imageRepository(image) || image;

@@ -1,8 +1,10 @@
 // The slices of Kubernetes objects the sandbox's node side (kubelet, Job controller, DNS, controllers) reads and
 // writes, as they travel over the wire (timestamps are RFC 3339 strings). Loose on purpose: unknown fields pass
-// through untouched. Object metadata, lists and watch events are kube-runtime's: one definition for every client.
-export type { KubeObject, ObjectList, ObjectMeta, OwnerReference, WatchEvent } from '@rayjob/kube-runtime';
-import type { KubeObject, ObjectMeta } from '@rayjob/kube-runtime';
+// through untouched. Object metadata and lists are @rayjob/kube-model's (one definition for every client), watch
+// events kube-runtime's.
+export type { KubeObject, ObjectList, ObjectMeta, OwnerReference } from '@rayjob/kube-model';
+export type { WatchEvent } from '@rayjob/kube-runtime';
+import type { KubeObject, ObjectMeta } from '@rayjob/kube-model';
 
 export interface Condition {
   type: string;

@@ -2,6 +2,7 @@
 // image name maps to an ImageProgram that says what its ENTRYPOINT and CMD would run on this
 // machine, and optionally rewrites the final argv (for example `ray start --head ...` becomes the
 // Ray emulator's CLI, or the submitter image runs our submitter bundle with `node`).
+import { imageRepository } from '@rayjob/kube-model';
 import { expandVars } from './expand-vars.ts';
 import type { ImageRootfs } from './image-rootfs.ts';
 
@@ -44,10 +45,7 @@ export type ImageCatalog = Record<string, ImageProgram>;
 /** Finds an image by exact reference, then by repository without tag or digest. */
 export function lookupImage(catalog: ImageCatalog, image: string): ImageProgram | undefined {
   if (Object.hasOwn(catalog, image)) return catalog[image];
-  const withoutDigest = image.split('@')[0] ?? image;
-  const slash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.lastIndexOf(':');
-  const repository = colon > slash ? withoutDigest.slice(0, colon) : withoutDigest;
+  const repository = imageRepository(image);
   if (Object.hasOwn(catalog, repository)) return catalog[repository];
   return undefined;
 }

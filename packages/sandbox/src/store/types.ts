@@ -1,11 +1,11 @@
 // The shapes the store keeps. Objects are plain JSON, never mutated after they are stored
 // (every write replaces the stored value), so readers can share them without copying.
 
-// Object metadata is defined once, in kube-runtime (what every client in the repo reads and writes); the store
-// takes it open-ended, keeping any other field a client sent (types only: the API server runs without kube-runtime).
-import type { ObjectMeta as ClientObjectMeta } from '@rayjob/kube-runtime';
+// Object metadata is defined once, in @rayjob/kube-model (what every client in the repo reads and writes); the
+// store takes it open-ended, keeping any other field a client sent.
+import type { ObjectMeta as ClientObjectMeta } from '@rayjob/kube-model';
 
-export type { OwnerReference } from '@rayjob/kube-runtime';
+export type { OwnerReference } from '@rayjob/kube-model';
 
 export interface ObjectMeta extends ClientObjectMeta {
   [key: string]: unknown;

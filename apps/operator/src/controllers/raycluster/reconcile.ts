@@ -4,6 +4,7 @@ import {
   autoscalerV1RestartPolicyWarning,
   clusterAuthSecretName,
   isAutoscalingEnabled,
+  isManagedBy,
   computeRayClusterStatus,
   headServiceLookupLabels,
   headlessWorkerServiceName,
@@ -35,7 +36,6 @@ import type { RayClusterMetrics } from './metrics.ts';
 
 /** KubeRay's requeue after an error or a status write. */
 export const SHORT_REQUEUE_MS = 2_000;
-export const DEFAULT_MANAGED_BY = 'ray.io/kuberay-operator';
 
 export interface ClusterCaches {
   cluster(namespace: string, name: string): KubeObject | undefined;
@@ -78,7 +78,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     return undefined;
   }
   const cluster = parsed.data;
-  if ((cluster.spec.managedBy ?? DEFAULT_MANAGED_BY) !== deps.managedBy) {
+  if (!isManagedBy(cluster.spec.managedBy, deps.managedBy)) {
     log.info({ managedBy: cluster.spec.managedBy }, 'Skipping RayCluster managed by a custom controller');
     return undefined;
   }

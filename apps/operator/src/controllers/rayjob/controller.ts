@@ -1,4 +1,4 @@
-import { DEFAULT_MANAGED_BY, validateRayJob, type K8sJob, type Pod, type RayCluster, type RayJob, type Service } from '@rayjob/core';
+import { isManagedBy, validateRayJob, type K8sJob, type Pod, type RayCluster, type RayJob, type Service } from '@rayjob/core';
 import { createExpectations, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
@@ -65,7 +65,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const warned = createWarnedOnce();
   const features = { batchScheduler: config.batchScheduler, kubernetesWAS: config.featureGates.KubernetesWAS };
   const warnIgnoredFeatures = (rayJob: (RayJob & KubeObject) | undefined) => {
-    if (!rayJob || (rayJob.spec?.managedBy ?? DEFAULT_MANAGED_BY) !== config.managedBy) return;
+    if (!rayJob || !isManagedBy(rayJob.spec?.managedBy, config.managedBy)) return;
     const found = ignoredFeatures(rayJob.spec?.rayClusterSpec, rayJob.metadata, features);
     if (found.length === 0 || !validateRayJob(rayJob, { featureGates: config.settings.featureGates }).ok) return;
     if (!warned.first(rayJob.metadata.uid ?? objectKey(rayJob), found)) return;

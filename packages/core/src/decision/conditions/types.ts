@@ -1,4 +1,4 @@
-import type { ConditionStatus } from '../../schema/kube-meta.ts';
+import type { ConditionStatus } from '@rayjob/kube-model';
 
 /**
  * The RayJob's `status.conditions` types. Stable names: tools `kubectl wait --for=condition=<type>` on them.

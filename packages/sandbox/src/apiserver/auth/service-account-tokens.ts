@@ -4,6 +4,7 @@
 // authenticates as system:serviceaccount:<ns>:<name> while it is unexpired and its ServiceAccount (and pod,
 // when bound to one) still exists with the same uid.
 import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { formatKubeTime } from '@rayjob/kube-model';
 
 export const defaultIssuer = 'https://kubernetes.default.svc.cluster.local';
 
@@ -60,7 +61,7 @@ export function createTokenIssuer(issuer = defaultIssuer): TokenIssuer {
       };
       const signingInput = `${b64({ alg: 'ES256', kid })}.${b64(claims)}`;
       const signature = sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
-      return { token: `${signingInput}.${signature}`, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      return { token: `${signingInput}.${signature}`, expirationTimestamp: formatKubeTime(exp * 1000) };
     },
     verify(token, nowMs) {
       const parts = token.split('.');

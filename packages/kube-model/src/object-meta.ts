@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int64, stringMap, time } from './kube-primitives.ts';
+import { int64, stringMap, time } from './primitives.ts';
 
 /** metav1.OwnerReference: how the operator finds the RayJob that owns a RayCluster, Job or Service. */
 export const OwnerReferenceSchema = z.looseObject({
@@ -71,3 +71,27 @@ export const WorkloadConditionSchema = z.looseObject({
 });
 export type WorkloadCondition = z.infer<typeof WorkloadConditionSchema>;
 
+
+/**
+ * Any Kubernetes object as plain JSON, as the API server sent it: what every client, cache and the sandbox's store
+ * hold. Callers narrow it with their own (zod) schemas; the metadata type is the schema above (loose: unknown
+ * fields such as managedFields pass through).
+ */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+}
+
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ListMeta;
+  items: T[];
+}
