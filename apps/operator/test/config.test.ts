@@ -181,3 +181,17 @@ describe('operator flags', () => {
     expect(loadConfig(['--help'], {})).toEqual({ ok: 'help' });
   });
 });
+
+describe('RayCluster controller configuration', () => {
+  it("comes from the configuration's environment (KubeRay's variables), the feature gates and the pod defaults", () => {
+    const c = ok(['--feature-gates=RayClusterStatusConditions=false'], { ENABLE_LOGIN_SHELL: 'true', ENABLE_INIT_CONTAINER_INJECTION: 'FALSE', CLUSTER_DOMAIN: 'corp.local', RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV: '60' });
+    expect(c.rayCluster.settings).toMatchObject({ enableLoginShell: true, enableInitContainerInjection: false, clusterDomain: 'corp.local' });
+    expect(c.rayCluster.settings.featureGates.rayClusterStatusConditions).toBe(false);
+    expect(c.rayCluster.settings.podDefaults).toEqual(c.podDefaults);
+    expect(c.rayCluster.idleRequeueSeconds).toBe(60);
+  });
+
+  it.each([undefined, '', 'abc', '0', '-5', '1.5'])('an unset or invalid RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV (%s) is 300 s', (value) => {
+    expect(ok([], value === undefined ? {} : { RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV: value }).rayCluster.idleRequeueSeconds).toBe(300);
+  });
+});

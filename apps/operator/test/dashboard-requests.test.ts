@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RUNNING_POLL_SECONDS } from '../src/controllers/rayjob/controller.ts';
 import { createDashboardClients } from '../src/controllers/rayjob/dashboards.ts';
 import type { JobFollowers } from '../src/controllers/rayjob/job-followers.ts';
-import type { KubernetesObject, KubeWriter } from '../src/controllers/rayjob/kube-writer.ts';
+import { createStatusWriter, resources, silentLogger, type KubeClient, type KubeObject } from '@rayjob/kube-runtime';
 import { createNodeTables } from '../src/controllers/rayjob/node-tables.ts';
-import type { ObjectView } from '../src/controllers/rayjob/object-view.ts';
-import { createRayJobReconciler } from '../src/controllers/rayjob/reconcile.ts';
+import type { ObjectView } from '../src/controllers/rayjob/observe.ts';
+import { createRayJobState, reconcileRayJob } from '../src/controllers/rayjob/reconcile.ts';
+import { silentEvents } from './support/rayjob-execute.ts';
 import { eventually } from './support/api.ts';
 
 let emulator: RayEmulator;
@@ -60,17 +61,16 @@ async function world(jobId: string, mode: 'HTTPMode' | 'K8sJobMode' = 'HTTPMode'
     pods: () => [] as Pod[],
   };
   const ok = <T,>(value: T) => Promise.resolve({ ok: true as const, value });
-  const writer = {
-    create: (obj: KubernetesObject) => {
+  const client = {
+    create: (_type: unknown, obj: KubeObject) => {
       services.set(obj.metadata.name ?? '', { ...obj, metadata: { ...obj.metadata, ownerReferences: owner } } as Service);
       return ok(obj);
     },
-    replaceRayJobStatus: (next: RayJob) => {
+    replaceStatus: (_type: unknown, next: RayJob) => {
       rayJob = { ...next, metadata: { ...next.metadata, resourceVersion: String(++rv) } };
       return ok(rayJob);
     },
-    recordEvent: () => Promise.resolve(),
-  } as unknown as KubeWriter;
+  } as unknown as KubeClient;
   let now = T0;
   const dashboards = createDashboardClients({ useKubernetesProxy: false }, () => Promise.resolve(undefined));
   /**
@@ -79,20 +79,22 @@ async function world(jobId: string, mode: 'HTTPMode' | 'K8sJobMode' = 'HTTPMode'
    */
   const tail = { open: true, spent: false };
   const followers: JobFollowers = { follow: () => undefined, stop: () => undefined, isFollowing: () => tail.open, budgetSpent: () => tail.spent, stopAll: () => Promise.resolve() };
-  const reconciler = createRayJobReconciler({
-    view, writer, dashboards, followers, nodeTables: createNodeTables(1_000, () => now),
+  const deps = {
+    view, client, status: createStatusWriter({ client, type: resources.rayJobs, changed: () => true }), events: silentEvents,
+    dashboards, followers, nodeTables: createNodeTables(1_000, () => now),
     settings: defaultDecisionSettings, runningPollSeconds: DEFAULT_RUNNING_POLL_SECONDS,
-    log: { info: () => undefined, error: () => undefined },
+    state: createRayJobState(() => new Date(now)),
     now: () => new Date(now),
-  });
+  };
   /** Reconciles whenever the reconciler asks, for `seconds` of virtual time; the requests it sent, by route. */
   async function runFor(seconds: number): Promise<{ jobGets: number; nodeGets: number }> {
     const mark = emulator.requests().length;
     const end = now + seconds * 1000;
     while (now < end && !['Complete', 'Failed'].includes(rayJob.status?.jobDeploymentStatus ?? '')) {
-      const r = await reconciler.reconcile('default', jobId);
-      if (r.kind !== 'done' || r.requeueAfterSeconds === undefined) throw new Error(`reconcile: ${JSON.stringify(r)}`);
-      now += Math.max(r.requeueAfterSeconds, 0.05) * 1000;
+      const r = await reconcileRayJob('default', jobId, deps, silentLogger);
+      // done with a requeue: after requeueAfterMs, or at once ({requeue}: core asked for 0 s)
+      if (!r || r.error !== undefined || (r.requeueAfterMs === undefined && !r.requeue)) throw new Error(`reconcile: ${JSON.stringify(r)}`);
+      now += Math.max((r.requeueAfterMs ?? 0) / 1000, 0.05) * 1000;
     }
     const sent = emulator.requests().slice(mark);
     return {
@@ -153,5 +155,4 @@ describe('dashboard requests of a running job', { timeout: 60_000 }, () => {
     expect(nodeGets).toBeGreaterThan(1);
     expect(w.status()).toMatchObject({ jobDeploymentStatus: 'Failed', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', jobStatus: 'FAILED' });
   });
-
 });

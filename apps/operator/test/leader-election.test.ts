@@ -27,9 +27,9 @@ describe('leader election', { timeout: 120_000 }, () => {
 
     await createRayJob(env.url, rayJobManifest('le-one', { submissionMode: 'HTTPMode', entrypoint: 'echo one' }));
     await waitForDeployment(env.url, 'le-one', 'Complete', 60_000);
-    expect(env.rayjob.reconciler.memories.size).toBeGreaterThan(0);
+    expect(env.rayjob.state.memories.size).toBeGreaterThan(0);
     expect(b.operator.isLeader()).toBe(false);
-    expect(b.rayjob.reconciler.memories.size).toBe(0);
+    expect(b.rayjob.state.memories.size).toBe(0);
 
     const killedAt = Date.now();
     await env.operator.kill();
@@ -40,6 +40,6 @@ describe('leader election', { timeout: 120_000 }, () => {
 
     await createRayJob(env.url, rayJobManifest('le-two', { submissionMode: 'HTTPMode', entrypoint: 'echo two' }));
     await waitForDeployment(env.url, 'le-two', 'Complete', 60_000);
-    expect(b.rayjob.reconciler.memories.size).toBeGreaterThan(0);
+    expect(b.rayjob.state.memories.size).toBeGreaterThan(0);
   });
 });

@@ -4,7 +4,7 @@
 import type { KubeClient } from '@rayjob/kube-runtime';
 import { silentLogger } from '@rayjob/kube-runtime';
 import { describe, expect, it } from 'vitest';
-import { createEventRecorder } from '../src/controllers/raycluster/events.ts';
+import { createRayClusterEventRecorder, recordRayClusterEvent } from '../src/controllers/raycluster/events.ts';
 
 function scriptedClient() {
   const created: Record<string, unknown>[] = [];
@@ -23,13 +23,13 @@ function scriptedClient() {
 }
 
 const suspension = { type: 'Normal' as const, reason: 'DeletedPod', action: 'Delete' as const, note: 'Deleted Pods for RayCluster default/c due to suspension' };
-const regarding = { namespace: 'default', name: 'c', uid: 'u-1', resourceVersion: '7' };
+const regarding = { metadata: { namespace: 'default', name: 'c', uid: 'u-1', resourceVersion: '7' } };
 
 describe('RayCluster events', () => {
   it('are KubeRay\'s events.k8s.io events regarding the RayCluster', async () => {
     const { client, created } = scriptedClient();
-    const recorder = createEventRecorder(client, silentLogger, () => new Date('2026-12-03T10:00:00.123Z'));
-    recorder.record(regarding, { type: 'Normal', reason: 'CreatedHeadPod', action: 'Create', note: 'Created head Pod default/c-head-x' });
+    const recorder = createRayClusterEventRecorder(client, silentLogger, () => new Date('2026-12-03T10:00:00.123Z'));
+    recordRayClusterEvent(recorder, regarding, { type: 'Normal', reason: 'CreatedHeadPod', action: 'Create', note: 'Created head Pod default/c-head-x' });
     await recorder.flush();
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
@@ -50,8 +50,8 @@ describe('RayCluster events', () => {
   it('an event repeated on every pass is one event whose series counts the repeats', async () => {
     const { client, created, patched } = scriptedClient();
     let t = Date.parse('2026-12-03T10:00:00Z');
-    const recorder = createEventRecorder(client, silentLogger, () => new Date((t += 500)));
-    for (let i = 0; i < 4; i++) recorder.record(regarding, suspension);
+    const recorder = createRayClusterEventRecorder(client, silentLogger, () => new Date((t += 500)));
+    for (let i = 0; i < 4; i++) recordRayClusterEvent(recorder, regarding, suspension);
     await recorder.flush();
     expect(created).toHaveLength(1);
     expect(patched.map((p) => p.name)).toEqual([1, 2, 3].map(() => (created[0] as { metadata: { name: string } }).metadata.name));

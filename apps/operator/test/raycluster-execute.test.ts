@@ -2,7 +2,7 @@
 import { buildHeadPod, defaultRayClusterSettings, RayClusterSchema, type ClusterAction, type ClusterEvent, type Pod } from '@rayjob/core';
 import type { KubeClient, KubeError } from '@rayjob/kube-runtime';
 import { describe, expect, it } from 'vitest';
-import { executeActions } from '../src/controllers/raycluster/execute.ts';
+import { execute as executeActions } from '../src/controllers/raycluster/execute.ts';
 
 const cluster = RayClusterSchema.parse({
   metadata: { name: 'c', namespace: 'ns', uid: 'u' },
@@ -30,7 +30,7 @@ function harness(fail: Record<string, KubeError> = {}) {
     client,
     cluster,
     pods: [pod('w1', 'a'), pod('w2', 'b'), pod('h', 'headgroup', 'head')],
-    record: (_r: unknown, e: ClusterEvent) => void events.push(e),
+    events: { event: (_r: unknown, type: 'Normal' | 'Warning', reason: string, action: string, note: string) => void events.push({ type, reason, action, note } as ClusterEvent), flush: async () => undefined, stats: () => ({ remembered: 0, similarGroups: 0, queued: 0, dropped: 0 }) },
     expect: (e: { group: string; podName: string; action: string }) => void expected.push(`${e.action} ${e.group}/${e.podName}`),
     forgetExpectations: () => void expected.push('forget'),
     randomBytes: (n: number) => new Uint8Array(n),

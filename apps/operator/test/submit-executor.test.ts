@@ -2,9 +2,9 @@
 // the next look gives the head-lost verdict instead of a second submission to the replacement head (addition H).
 import { type Decision, type OperatorMemory, type RayCluster, type RayJob } from '@rayjob/core';
 import { describe, expect, it } from 'vitest';
+import type { KubeClient } from '@rayjob/kube-runtime';
 import type { DashboardClients } from '../src/controllers/rayjob/dashboards.ts';
-import { execute } from '../src/controllers/rayjob/executor.ts';
-import type { KubeWriter } from '../src/controllers/rayjob/kube-writer.ts';
+import { executeDeps, executeOnce } from './support/rayjob-execute.ts';
 
 const rayJob = { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rj', namespace: 'default', uid: 'uid-rj', resourceVersion: '7' }, spec: {} } as RayJob;
 const request = { entrypoint: 'python job.py', submission_id: 'rj-abcde' };
@@ -25,11 +25,11 @@ function dashboardsAnswering(answer: { kind: string; message?: string; status?: 
   return { clientFor: async () => ({ ok: true, client }), close: async () => undefined } as unknown as DashboardClients;
 }
 
-const writer = { replaceRayJobStatus: async (j: RayJob) => (writes.push(j.status), { ok: true, value: j }) } as unknown as KubeWriter;
+const client = { replaceStatus: async (_type: unknown, j: RayJob) => (writes.push(j.status), { ok: true, value: j }) } as unknown as KubeClient;
 const cluster = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name: 'rj-xyz', namespace: 'default' }, spec: {} } as RayCluster;
 
 async function memoryAfterSubmit(answer: { kind: string; message?: string; status?: number }, memory: OperatorMemory = {}): Promise<OperatorMemory> {
-  const outcome = await execute(rayJob, { ...decision, memory }, { writer, dashboards: dashboardsAnswering(answer), cluster, log: () => undefined, now: () => new Date(0) });
+  const outcome = await executeOnce(rayJob, { ...decision, memory }, executeDeps(client, { dashboards: dashboardsAnswering(answer), cluster }));
   return outcome.memory;
 }
 
@@ -57,7 +57,7 @@ describe('an accepted submission is recorded in the same reconcile\'s status wri
   ])('$name', async ({ answer, written }) => {
     writes.length = 0;
     const submitting: Decision = { ...decision, actions: [{ type: 'submitRayJob', dashboardURL: 'rj-head-svc.default.svc:8265', request, jobStatusOnAccept: 'PENDING' }] };
-    await execute(rayJob, submitting, { writer, dashboards: dashboardsAnswering(answer), cluster, log: () => undefined, now: () => new Date(0) });
+    await executeOnce(rayJob, submitting, executeDeps(client, { dashboards: dashboardsAnswering(answer), cluster }));
     expect(writes).toEqual(written);
   });
 });

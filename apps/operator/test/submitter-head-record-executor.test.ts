@@ -3,9 +3,8 @@
 // submitter Job in a pass whose record failed (a Job without it would submit again to a replacement head).
 import { buildSubmitterStateConfigMap, submitterHeadRecordOf, type Decision, type K8sJob, type RayJob } from '@rayjob/core';
 import { describe, expect, it } from 'vitest';
-import type { DashboardClients } from '../src/controllers/rayjob/dashboards.ts';
-import { execute } from '../src/controllers/rayjob/executor.ts';
-import type { KubeResult, KubeWriter } from '../src/controllers/rayjob/kube-writer.ts';
+import type { KubeClient, KubeResult } from '@rayjob/kube-runtime';
+import { apiFailure, apiOk, executeDeps, executeOnce } from './support/rayjob-execute.ts';
 
 const rayJob = { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rj', namespace: 'default', uid: 'uid-rj', resourceVersion: '7' }, spec: {} } as RayJob;
 const record = submitterHeadRecordOf(rayJob, 'rj-abcde', 'rj-fghij');
@@ -22,21 +21,20 @@ const decision: Decision = {
   conditionEvents: [],
 };
 
-const fail = (code: number, reason: string): KubeResult<never> => ({ ok: false, code, reason, message: reason });
-const ok = <T>(value: T): KubeResult<T> => ({ ok: true, value });
+const fail = (code: number, reason: string): KubeResult<never> => apiFailure(code, reason);
+const ok = apiOk;
 
 interface Fake { cmCreate: KubeResult<unknown>; owner?: string; data?: Record<string, string>; patch?: KubeResult<unknown> }
 
 function fakeWriter(f: Fake) {
   const calls: string[] = [];
-  const writer = {
-    create: async (obj: { kind?: string }) => (calls.push(`create ${obj.kind}`), obj.kind === 'ConfigMap' ? f.cmCreate : ok(obj)),
-    read: async () => (calls.push('read'), ok({ metadata: { name: record.configMap, resourceVersion: '41', ownerReferences: f.owner ? [{ uid: f.owner, controller: true }] : [] }, data: f.data })),
-    mergePatch: async (_ref: unknown, patch: object) => (calls.push(`patch ${JSON.stringify(patch)}`), f.patch ?? ok({ metadata: {} })),
-    recordEvent: async () => undefined,
-    replaceRayJobStatus: async (j: RayJob) => (calls.push('status'), ok(j)),
-  } as unknown as KubeWriter;
-  return { writer, calls };
+  const client = {
+    create: async (_type: unknown, obj: { kind?: string }) => (calls.push(`create ${obj.kind}`), obj.kind === 'ConfigMap' ? f.cmCreate : ok(obj)),
+    get: async () => (calls.push('read'), ok({ metadata: { name: record.configMap, resourceVersion: '41', ownerReferences: f.owner ? [{ uid: f.owner, controller: true }] : [] }, data: f.data })),
+    patch: async (_type: unknown, _ref: unknown, patch: object) => (calls.push(`patch ${JSON.stringify(patch)}`), f.patch ?? ok({ metadata: {} })),
+    replaceStatus: async (_type: unknown, j: RayJob) => (calls.push('status'), ok(j)),
+  } as unknown as KubeClient;
+  return { client, calls };
 }
 
 const conflict = fail(409, 'AlreadyExists');
@@ -66,7 +64,7 @@ describe('the executor records the submitter\'s head before creating its Job', (
     },
   ])('$name', async ({ f, calls, outcome, recorded }) => {
     const fake = fakeWriter(f as Fake);
-    const got = await execute(rayJob, decision, { writer: fake.writer, dashboards: {} as DashboardClients, cluster: undefined, log: () => undefined, now: () => new Date(0) });
+    const got = await executeOnce(rayJob, decision, executeDeps(fake.client));
     expect(got.kind).toBe(outcome);
     expect(fake.calls).toEqual(calls);
     expect(got.memory.submitterHeadRecorded).toEqual(recorded ? { key: record.key } : undefined);

@@ -6,7 +6,7 @@ export { createKubeClient, kubeClientOver } from './client/rest-client.ts';
 export type { KubeClient, KubeClientOptions, ListOptions, WriteOptions, DeleteOptions, WatchOptions, PatchType, RawRequest, RestObserver } from './client/rest-client.ts';
 export { openConnection, kubeConfigFrom, tokenFileReader } from './client/connection.ts';
 export type { Connection, ConnectionSource, ConnectionTls, ServerOptions } from './client/connection.ts';
-export { resources, resourcePath, apiVersionOf } from './client/resources.ts';
+export { resources, resourcePath, apiVersionOf, resourceOf } from './client/resources.ts';
 export type { ResourceType, ObjectRef } from './client/resources.ts';
 export { isNotFound, isConflict, isAlreadyExists, isGone, isTooManyRequests, isRetryable, describeError } from './client/errors.ts';
 export type { KubeError, KubeResult } from './client/errors.ts';
@@ -27,7 +27,9 @@ export { itemExponentialLimiter, bucketLimiter, maxOfLimiters, defaultController
 export type { RateLimiter, DefaultLimiterOptions } from './workqueue/rate-limiters.ts';
 export type { QueueMetrics } from './workqueue/queue-metrics.ts';
 
-export { createController, ownerKeys, terminalError, isTerminalError, generationChanged } from './controller/controller.ts';
+export { createController, ownerKeys, terminalError, isTerminalError, reconcileResultOf } from './controller/controller.ts';
+export { newControllerManagedBy, generationChanged, labelsChanged, annotationsChanged, deletionStarted, anyOf, mapsTo } from './controller/builder.ts';
+export type { ControllerBuilder, BuilderTarget, UpdatePredicate } from './controller/builder.ts';
 export type { Controller, ControllerOptions, WatchFilter, Reconciler, ReconcileContext, ReconcileResult, Request } from './controller/controller.ts';
 export type { ControllerMetrics, ReconcileOutcome } from './controller/controller-metrics.ts';
 
@@ -37,8 +39,8 @@ export type { Expectations, ExpectationsOptions, Expectation, ExpectedObject, Ex
 export { createLogger, silentLogger, newReconcileId } from './log.ts';
 export type { Logger, LoggerOptions } from './log.ts';
 
-export { createStatusWriter, requeueOnConflict } from './status/status-writer.ts';
-export type { StatusWriter, StatusWriterOptions, StatusWriteResult } from './status/status-writer.ts';
+export { createStatusWriter } from './status/status-writer.ts';
+export type { StatusWriter, StatusWriterOptions } from './status/status-writer.ts';
 export { semanticEqual } from '@rayjob/kube-model';
 export { createEventRecorder } from './events/event-recorder.ts';
 export type { EventRecorder, EventRecorderOptions, EventRecorderStats, EventType } from './events/event-recorder.ts';

@@ -106,6 +106,27 @@ describe('controller loop', () => {
     await done;
   });
 
+  it('an error returned as a value is retried with backoff and counted like a thrown one', async () => {
+    const attempts: string[] = [];
+    const counted: string[] = [];
+    const controller = createController({
+      name: 'error-value',
+      rateLimiter: itemExponentialLimiter(5, 100),
+      metrics: { reconciled: (o) => counted.push(o), reconcileTime: () => undefined, activeWorkers: () => undefined, terminalError: () => counted.push('terminal') },
+      reconcile: async (req) => {
+        attempts.push(req.key);
+        return attempts.length < 3 ? { error: 'PUT /status: 500 InternalError' } : undefined;
+      },
+    });
+    const done = controller.start(stop.signal);
+    controller.enqueue('default/failing');
+    await eventually(() => attempts.length === 3);
+    expect(counted).toEqual(['error', 'error', 'success']);
+    expect(controller.queue.numRequeues('default/failing')).toBe(0);
+    stop.abort();
+    await done;
+  });
+
   it('does not re-queue a terminal error, and counts it', async () => {
     const attempts: string[] = [];
     const counted: string[] = [];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventRecorder, createInformer, createStatusWriter, microTime, requeueOnConflict, resources, type KubeObject } from '../src/index.ts';
+import { createEventRecorder, createInformer, createStatusWriter, isNotFound, microTime, reconcileResultOf, resources, type KubeObject } from '../src/index.ts';
 import { createFakeClock } from '../src/testing/index.ts';
 import { eventually } from './support/eventually.ts';
 import { startTestCluster, type TestCluster } from './support/sandbox.ts';
@@ -30,11 +30,11 @@ describe('status writer', () => {
     const job = await rayJob('status-once');
     const before = writes();
     const first = await writer.writeStatus(job, { jobDeploymentStatus: 'Initializing', jobStatus: '' });
-    expect(first.outcome).toBe('written');
-    if (first.outcome !== 'written') throw new Error();
-    expect(first.object.status).toEqual({ jobDeploymentStatus: 'Initializing', jobStatus: '' });
-    const again = await writer.writeStatus(first.object, { jobStatus: '', jobDeploymentStatus: 'Initializing' });
-    expect(again.outcome).toBe('unchanged');
+    expect(first?.ok).toBe(true); // written
+    if (!first?.ok) throw new Error();
+    expect(first.value.status).toEqual({ jobDeploymentStatus: 'Initializing', jobStatus: '' });
+    const again = await writer.writeStatus(first.value, { jobStatus: '', jobDeploymentStatus: 'Initializing' });
+    expect(again).toBeUndefined(); // unchanged: no request
     expect(writes() - before).toBe(1);
   });
 
@@ -42,10 +42,11 @@ describe('status writer', () => {
     const writer = createStatusWriter({ client: cluster.client, type: resources.rayJobs });
     const stale = await rayJob('status-stale');
     const newer = await writer.writeStatus(stale, { jobDeploymentStatus: 'Initializing' });
-    expect(newer.outcome).toBe('written');
+    expect(newer?.ok).toBe(true); // written
     const conflict = await writer.writeStatus(stale, { jobDeploymentStatus: 'Running' });
-    expect(conflict.outcome).toBe('conflict');
-    expect(requeueOnConflict(conflict as never)).toEqual({ requeue: true });
+    expect(conflict?.ok === false && conflict.error.status).toBe(409); // conflict
+    if (conflict?.ok !== false) throw new Error();
+    expect(reconcileResultOf(conflict.error, 'status write failed')).toEqual({ requeue: true });
     const now = await cluster.direct.get<RayJob>(resources.rayJobs, { namespace: 'default', name: 'status-stale' });
     expect(now.ok && now.value.status?.jobDeploymentStatus).toBe('Initializing');
   });
@@ -54,12 +55,14 @@ describe('status writer', () => {
     const writer = createStatusWriter({ client: cluster.client, type: resources.rayJobs });
     const job = await rayJob('status-gone');
     await cluster.direct.delete(resources.rayJobs, { namespace: 'default', name: 'status-gone' });
-    expect((await writer.writeStatus(job, { jobDeploymentStatus: 'New' })).outcome).toBe('notFound');
+    const gone = await writer.writeStatus(job, { jobDeploymentStatus: 'New' });
+    expect(gone?.ok === false && isNotFound(gone.error)).toBe(true); // notFound
     const live = await rayJob('status-5xx');
     cluster.proxy.fail({ status: 500, count: 1, match: /status-5xx\/status/ });
     const failed = await writer.writeStatus(live, { jobDeploymentStatus: 'New' });
-    expect(failed.outcome).toBe('failed');
-    expect(() => requeueOnConflict(failed as never)).toThrow(/status write failed: PUT .*500/);
+    expect(failed?.ok === false && failed.error.status).toBe(500); // failed
+    if (failed?.ok !== false) throw new Error();
+    expect(reconcileResultOf(failed.error, 'status write failed')).toEqual({ error: expect.stringMatching(/status write failed: PUT .*500/) });
   });
 });
 
@@ -137,10 +140,10 @@ describe('event recorder', () => {
     await rayJob('via-cache');
     const cached = await eventually(() => informer.cache.getByName('default', 'via-cache'));
     const writer = createStatusWriter({ client: cluster.client, type: resources.rayJobs });
-    expect((await writer.writeStatus(cached, { jobDeploymentStatus: 'Initializing' })).outcome).toBe('written');
+    expect((await writer.writeStatus(cached, { jobDeploymentStatus: 'Initializing' }))?.ok).toBe(true); // written
     await eventually(() => informer.cache.getByName('default', 'via-cache')?.status?.jobDeploymentStatus === 'Initializing');
     const fresh = informer.cache.getByName('default', 'via-cache')!;
-    expect((await writer.writeStatus(fresh, { jobDeploymentStatus: 'Initializing' })).outcome).toBe('unchanged');
+    expect(await writer.writeStatus(fresh, { jobDeploymentStatus: 'Initializing' })).toBeUndefined(); // unchanged
     stop.abort();
   });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { checkManagedByFlag, DEFAULT_MANAGED_BY, DEFAULT_SUBMITTER_IMAGE, RAYJOB_OPERATOR_MANAGED_BY, settingsFromEnv, type DecisionSettings } from '@rayjob/core';
+import { checkManagedByFlag, DEFAULT_MANAGED_BY, DEFAULT_SUBMITTER_IMAGE, RAYJOB_OPERATOR_MANAGED_BY, rayClusterSettingsFromEnv, settingsFromEnv, type DecisionSettings, type RayClusterSettings } from '@rayjob/core';
 import { z } from 'zod';
 import { parseConfigFile, type KubeRayConfiguration } from './config-file.ts';
-import { decisionGates, KNOWN_GATES, parseFeatureGates, type GateValues } from './feature-gates.ts';
+import { decisionGates, KNOWN_GATES, parseFeatureGates, rayClusterGates, type GateValues } from './feature-gates.ts';
 import { parseGoBool, parseGoFlags, type FlagSpec } from './go-flags.ts';
 
 /** KubeRay's lease name; `--managed-by rayjob.io/operator` uses its own so both operators can run side by side. */
@@ -53,9 +53,22 @@ export type OperatorConfig = z.infer<typeof OperatorConfigSchema> & {
   /** Every KubeRay feature gate's value. */
   featureGates: GateValues;
   podDefaults: PodDefaults;
+  /** The RayCluster controller's settings (KubeRay's environment variables, gates and pod defaults). */
+  rayCluster: RayClusterConfig;
   /** Start-up notes: flags ignored because --config was given, unknown fields of the file. */
   notices: string[];
 };
+
+export interface RayClusterConfig {
+  settings: RayClusterSettings;
+  /** RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV: seconds between passes of a settled cluster; unset or invalid -> 300. */
+  idleRequeueSeconds: number;
+}
+
+export function parseIdleRequeueSeconds(value: string | undefined): number {
+  const n = value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : 300;
+}
 
 /** KubeRay's batch scheduler plugin names (`--batch-scheduler`). */
 export const BATCH_SCHEDULERS = ['volcano', 'yunikorn', 'scheduler-plugins', 'kai-scheduler'] as const;
@@ -215,7 +228,11 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     defaultPodAnnotations: file?.defaultPodAnnotations ?? {},
     defaultPodLabels: file?.defaultPodLabels ?? {},
   };
-  return { ok: true, config: { ...checked.data, settings, featureGates: gateValues, podDefaults, notices } };
+  const rayCluster: RayClusterConfig = {
+    settings: { ...rayClusterSettingsFromEnv(env), featureGates: rayClusterGates(gateValues), podDefaults },
+    idleRequeueSeconds: parseIdleRequeueSeconds(env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV),
+  };
+  return { ok: true, config: { ...checked.data, settings, featureGates: gateValues, podDefaults, rayCluster, notices } };
 }
 
 const parseFeatureGatesDefaults = (): GateValues => {

@@ -1,4 +1,4 @@
-import { rayClusterController } from './raycluster/index.ts';
+import { rayClusterController } from './raycluster/controller.ts';
 import { rayJobController } from './rayjob/controller.ts';
 import type { ControllerRegistration } from './types.ts';
 

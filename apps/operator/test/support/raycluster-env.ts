@@ -5,8 +5,7 @@ import { createLogger } from '@rayjob/kube-runtime';
 import { startSandbox, type AuditEvent, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
 import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
-import { rayClusterController } from '../../src/controllers/raycluster/index.ts';
-import type { RayClusterControllerHandle } from '../../src/controllers/raycluster/controller.ts';
+import { rayClusterController, type RayClusterControllerHandle } from '../../src/controllers/raycluster/controller.ts';
 import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import type { ControllerRegistration } from '../../src/controllers/types.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
@@ -55,7 +54,7 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
   );
   if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
   const launch = async (): Promise<{ operator: RunningOperator; handle: RayClusterControllerHandle }> => {
-    const registration = rayClusterController({});
+    const registration = rayClusterController();
     let handle: RayClusterControllerHandle | undefined;
     const controllers: ControllerRegistration[] = [
       {

@@ -37,6 +37,11 @@ export function apiVersionOf(type: ResourceType): string {
   return type.group === '' ? type.version : `${type.group}/${type.version}`;
 }
 
+/** The well-known resource type of an object's apiVersion and kind (undefined for any other kind). */
+export function resourceOf(apiVersion: string | undefined, kind: string | undefined): ResourceType | undefined {
+  return (Object.values(resources) as ResourceType[]).find((t) => t.kind === kind && apiVersionOf(t) === apiVersion);
+}
+
 export interface ObjectRef {
   namespace?: string;
   name?: string;

@@ -3,6 +3,7 @@
 // synced. An error or {requeue} re-queues with backoff, {requeueAfterMs} re-queues after that delay, and
 // success forgets the key's failures.
 import { systemClock, type Clock } from '../clock.ts';
+import { describeError, isConflict, type KubeError } from '../client/errors.ts';
 import { splitKey, objectKey, type KubeObject } from '../client/types.ts';
 import type { Informer } from '../informer/informer.ts';
 import { newReconcileId, silentLogger, type Logger } from '../log.ts';
@@ -17,7 +18,20 @@ export interface Request {
   name: string;
 }
 
-export type ReconcileResult = void | { requeue?: boolean; requeueAfterMs?: number };
+/**
+ * What the work queue does next with the key, the one result shape from a reconcile's REST calls to the queue:
+ * nothing (done: forget), `requeue` (rate-limited), `requeueAfterMs` (forget + delayed), or `error` (an error as a
+ * value: logged as `Reconciler error`, counted, rate-limited re-queue, like a thrown error).
+ */
+export type ReconcileResult = void | { requeue?: boolean; requeueAfterMs?: number; error?: string };
+
+/**
+ * A failed API call as the work queue's answer: a conflict (409, someone wrote first) re-queues to decide again on
+ * the fresh copy; anything else is an error naming `what` failed.
+ */
+export function reconcileResultOf(error: KubeError, what: string): ReconcileResult {
+  return isConflict(error) ? { requeue: true } : { error: `${what}: ${describeError(error)}` };
+}
 
 export interface ReconcileContext {
   log: Logger;
@@ -56,10 +70,6 @@ export interface WatchFilter<T extends KubeObject> {
   update?: (old: T, obj: T) => boolean;
 }
 
-/** GenerationChangedPredicate: only spec changes (metadata.generation) of objects that have a generation. */
-export const generationChanged = (old: KubeObject, obj: KubeObject): boolean =>
-  obj.metadata.generation === undefined || old.metadata.generation !== obj.metadata.generation;
-
 export interface Controller {
   readonly name: string;
   readonly queue: WorkQueue;
@@ -94,7 +104,11 @@ export function createController(options: ControllerOptions): Controller {
     metrics.activeWorkers(+1);
     try {
       const result = await options.reconcile({ key, name, ...(namespace !== undefined && { namespace }) }, { log: rlog, reconcileId, signal });
-      if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+      if (result && result.error !== undefined) {
+        metrics.reconciled('error');
+        rlog.error({ err: result.error }, 'Reconciler error');
+        queue.addRateLimited(key);
+      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
         queue.forget(key);
         queue.addAfter(key, result.requeueAfterMs);
         metrics.reconciled('requeue_after');

@@ -19,7 +19,7 @@ import { createInformer, type Informer } from '../informer/informer.ts';
 import { createLeaderElector, type LeaderElector } from '../leader/leader-election.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { createRuntimeMetrics, type RuntimeMetrics } from '../metrics/runtime-metrics.ts';
-import { createStatusWriter, type StatusWriter } from '../status/status-writer.ts';
+import { createStatusWriter, type StatusWriter, type StatusWriterOptions } from '../status/status-writer.ts';
 import { startProbeServer, type Check, type ProbeServer } from './probe-server.ts';
 import { onShutdownSignals } from './signals.ts';
 
@@ -76,7 +76,8 @@ export interface Manager {
   informer<T extends KubeObject>(type: ResourceType, scope?: InformerScope<T>): Informer<T>;
   addController(options: Omit<ControllerOptions, 'clock' | 'metrics' | 'queueMetrics' | 'logger'>): Controller;
   eventRecorder(component: string, api?: 'events.k8s.io' | 'core'): EventRecorder;
-  statusWriter(type: ResourceType, fieldManager?: string): StatusWriter;
+  /** kube-runtime's status writer over the lease-fenced work client (`changed`: when a status is worth a write). */
+  statusWriter(type: ResourceType, options?: Pick<StatusWriterOptions, 'fieldManager' | 'changed'>): StatusWriter;
   addHealthzCheck(name: string, check: Check): void;
   addReadyzCheck(name: string, check: Check): void;
   isLeader(): boolean;
@@ -168,7 +169,7 @@ export function createManager(options: ManagerOptions): Manager {
       recorders.push(recorder);
       return recorder;
     },
-    statusWriter: (type, fieldManager) => createStatusWriter({ client: workClient, type, ...(fieldManager !== undefined && { fieldManager }) }),
+    statusWriter: (type, options) => createStatusWriter({ ...options, client: workClient, type }),
     addHealthzCheck: (name, check) => void healthz.set(name, check),
     addReadyzCheck: (name, check) => void readyz.set(name, check),
     isLeader: () => leading,

@@ -1,49 +1,30 @@
 import { hostname } from 'node:os';
-import type { ClusterEvent } from '@rayjob/core';
-import { createEventRecorder as createRuntimeRecorder, systemClock, type KubeClient, type Logger } from '@rayjob/kube-runtime';
+import type { ClusterEvent, RayCluster } from '@rayjob/core';
+import { createEventRecorder, systemClock, type EventRecorder, type KubeClient, type KubeObject, type Logger } from '@rayjob/kube-runtime';
+
+/** KubeRay's event recorder name for RayClusters (events' reportingController). */
+export const RAYCLUSTER_CONTROLLER_NAME = 'raycluster-controller';
 
 /**
- * KubeRay's `raycluster-controller` event recorder (events.k8s.io/v1), regarding the RayCluster. Recording is
- * best effort: a failed event never fails a reconcile, it is only logged. Repeats go through kube-runtime's
- * recorder, like client-go's: KubeRay re-emits some events on every pass (a suspension's `DeletedPod`, a
- * suspended group's `DeletedWorkerPod`), and those must count up one event's series, not pile up new objects.
+ * kube-runtime's recorder as the RayCluster controller uses it (events.k8s.io/v1, regarding the RayCluster).
+ * Recording is best effort: a failed event never fails a reconcile, it is only logged. Repeats are counted on one
+ * event's series, like client-go's: KubeRay re-emits some events on every pass (a suspension's `DeletedPod`, a
+ * suspended group's `DeletedWorkerPod`), and those must count up, not pile up new objects.
  */
-
-export const RAYCLUSTER_REPORTING_CONTROLLER = 'raycluster-controller';
-
-export interface Regarding {
-  namespace: string;
-  name: string;
-  uid?: string | undefined;
-  resourceVersion?: string | undefined;
-}
-
-export type RecordEvent = (regarding: Regarding, event: ClusterEvent) => void;
-
-export interface RayClusterEventRecorder {
-  record: RecordEvent;
-  /** Resolves once every recorded event is written (or given up on). */
-  flush(): Promise<void>;
-}
-
-export function createEventRecorder(client: KubeClient, log: Logger, now: () => Date = () => new Date()): RayClusterEventRecorder {
-  const recorder = createRuntimeRecorder({
+export function createRayClusterEventRecorder(client: KubeClient, log: Logger, now: () => Date = () => new Date()): EventRecorder {
+  return createEventRecorder({
     client,
-    component: RAYCLUSTER_REPORTING_CONTROLLER,
-    instance: `${RAYCLUSTER_REPORTING_CONTROLLER}-${hostname()}`,
+    component: RAYCLUSTER_CONTROLLER_NAME,
+    instance: `${RAYCLUSTER_CONTROLLER_NAME}-${hostname()}`,
     clock: { ...systemClock, now: () => now().getTime() },
     logger: log,
   });
-  return {
-    record: (regarding, event) => {
-      const metadata = {
-        namespace: regarding.namespace,
-        name: regarding.name,
-        ...(regarding.uid ? { uid: regarding.uid } : {}),
-        ...(regarding.resourceVersion ? { resourceVersion: regarding.resourceVersion } : {}),
-      };
-      recorder.event({ apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata }, event.type, event.reason, event.action, event.note);
-    },
-    flush: () => recorder.flush(),
-  };
+}
+
+/** Records core's event about a RayCluster (regarding its namespace, name, uid and resourceVersion). */
+export function recordRayClusterEvent(events: EventRecorder, cluster: { metadata: RayCluster['metadata'] }, event: ClusterEvent): void {
+  const m = cluster.metadata;
+  const metadata = { namespace: m.namespace ?? '', name: m.name ?? '', ...(m.uid ? { uid: m.uid } : {}), ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}) };
+  const regarding: KubeObject = { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata };
+  events.event(regarding, event.type, event.reason, event.action, event.note);
 }

@@ -10,8 +10,8 @@ import {
   type ReconcileError,
   type ScaleExpectation,
 } from '@rayjob/core';
-import { describeError, isAlreadyExists, isNotFound, resources, type KubeClient, type KubeError } from '@rayjob/kube-runtime';
-import type { RecordEvent } from './events.ts';
+import { describeError, isAlreadyExists, isNotFound, resources, type EventRecorder, type KubeClient, type KubeError } from '@rayjob/kube-runtime';
+import { recordRayClusterEvent } from './events.ts';
 
 /**
  * Carries out a plan's actions in order. The first failing API call ends the pass (KubeRay's sub-reconcilers
@@ -24,14 +24,15 @@ export interface ExecuteContext {
   cluster: RayCluster;
   /** Pods of the cluster as the cache showed them when the plan was made (deleteAllPods deletes these). */
   pods: readonly Pod[];
-  record: RecordEvent;
+  /** kube-runtime's event recorder (`raycluster-controller`). */
+  events: EventRecorder;
   expect: (expectation: ScaleExpectation) => void;
   forgetExpectations: () => void;
   /** Cryptographically random bytes for a generated auth token. */
   randomBytes: (size: number) => Uint8Array;
 }
 
-export async function executeActions(actions: readonly ClusterAction[], ctx: ExecuteContext): Promise<ReconcileError | undefined> {
+export async function execute(actions: readonly ClusterAction[], ctx: ExecuteContext): Promise<ReconcileError | undefined> {
   for (const action of actions) {
     const error = await executeOne(action, ctx);
     if (error) return error;
@@ -46,8 +47,7 @@ function failed(ctx: ExecuteContext, failure: FailureSpec, error: KubeError): Re
 }
 
 function emit(ctx: ExecuteContext, event: ClusterEvent): void {
-  const m = ctx.cluster.metadata;
-  ctx.record({ namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid, resourceVersion: m.resourceVersion }, event);
+  recordRayClusterEvent(ctx.events, ctx.cluster, event);
 }
 
 async function executeOne(action: ClusterAction, ctx: ExecuteContext): Promise<ReconcileError | undefined> {

@@ -10,14 +10,14 @@ import {
   type RayCluster,
   type RayClusterSettings,
 } from '@rayjob/core';
-import { describeError, isAlreadyExists, isNotFound, resources, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
-import type { RecordEvent } from './events.ts';
+import { describeError, isAlreadyExists, isNotFound, resources, type EventRecorder, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import { recordRayClusterEvent } from './events.ts';
 
 export interface FinalizerDeps {
   client: KubeClient;
-  caches: { pods(namespace: string, clusterName: string): Pod[] };
+  view: { pods(namespace: string, clusterName: string): Pod[] };
   settings: RayClusterSettings;
-  record: RecordEvent;
+  events: EventRecorder;
   now: () => Date;
 }
 
@@ -34,12 +34,11 @@ export async function reconcileGcsFtFinalizer(raw: KubeObject, cluster: RayClust
     if (!got.ok && !isNotFound(got.error)) return retry(log, `reading the Redis cleanup Job: ${describeError(got.error)}`);
     cleanupJob = got.ok ? got.value : undefined;
   }
-  const plan = planGcsFtFinalizer({ cluster, pods: deps.caches.pods(namespace, name), cleanupJob, now: deps.now() }, deps.settings);
+  const plan = planGcsFtFinalizer({ cluster, pods: deps.view.pods(namespace, name), cleanupJob, now: deps.now() }, deps.settings);
   for (const pod of plan.deletePods) {
     const deleted = await deps.client.delete(resources.pods, { namespace, name: pod });
     if (!deleted.ok && !isNotFound(deleted.error)) return retry(log, `deleting Pod ${pod}: ${describeError(deleted.error)}`);
   }
-  const regarding = { namespace, name, uid: cluster.metadata.uid, resourceVersion: cluster.metadata.resourceVersion };
   const step = plan.step;
   switch (step.kind) {
     case 'proceed':
@@ -56,7 +55,7 @@ export async function reconcileGcsFtFinalizer(raw: KubeObject, cluster: RayClust
         log.info({ finalizer }, 'GCS fault tolerance is on: the Redis cleanup finalizer is added before anything else');
         return { requeueAfterMs: FINALIZER_REQUEUE_MS };
       }
-      if (step.event) deps.record(regarding, step.event);
+      if (step.event) recordRayClusterEvent(deps.events, cluster, step.event);
       log.info({ why: step.why, jobCondition: step.jobCondition, redisCleanupJob: redisCleanupJobName(cluster) }, 'Redis cleanup finalizer removed');
       return undefined;
     }
@@ -70,7 +69,7 @@ export async function reconcileGcsFtFinalizer(raw: KubeObject, cluster: RayClust
       const created = await deps.client.create(resources.jobs, step.job, { namespace });
       if (!created.ok) {
         if (isAlreadyExists(created.error)) return { requeueAfterMs: FINALIZER_REQUEUE_MS };
-        deps.record(regarding, {
+        recordRayClusterEvent(deps.events, cluster, {
           type: 'Warning',
           reason: 'FailedToCreateRedisCleanupJob',
           action: 'Create',
@@ -78,7 +77,7 @@ export async function reconcileGcsFtFinalizer(raw: KubeObject, cluster: RayClust
         });
         return retry(log, `creating the Redis cleanup Job: ${describeError(created.error)}`);
       }
-      deps.record(regarding, { type: 'Normal', reason: 'CreatedRedisCleanupJob', action: 'Create', note: `Created Redis cleanup Job ${namespace}/${jobName}` });
+      recordRayClusterEvent(deps.events, cluster, { type: 'Normal', reason: 'CreatedRedisCleanupJob', action: 'Create', note: `Created Redis cleanup Job ${namespace}/${jobName}` });
       return { requeueAfterMs: FINALIZER_REQUEUE_MS };
     }
   }

@@ -1,17 +1,16 @@
 import { isManagedBy, validateRayJob, type K8sJob, type Pod, type RayCluster, type RayJob, type Service } from '@rayjob/core';
-import { createExpectations, objectKey, ownerKeys, resources, type Informer, type KubeObject } from '@rayjob/kube-runtime';
+import { createExpectations, mapsTo, newControllerManagedBy, objectKey, ownerKeys, resources, type KubeClient, type KubeObject } from '@rayjob/kube-runtime';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
+import { createRayJobEventRecorder, RAYJOB_CONTROLLER_NAME, recordRayJobEvent } from './events.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
-import { createKubeWriter } from './kube-writer.ts';
 import { createRayJobMetrics } from './metrics.ts';
 import { createNodeTables } from './node-tables.ts';
-import type { ObjectView } from './object-view.ts';
-import { CREATE_EXPECTATION_TTL_MS, createRayJobReconciler, type RayJobReconciler } from './reconcile.ts';
+import type { ObjectView } from './observe.ts';
+import { CREATE_EXPECTATION_TTL_MS, createRayJobState, reconcileRayJob, type RayJobState } from './reconcile.ts';
 
-/** KubeRay's event recorder name for RayJobs. */
-export const RAYJOB_CONTROLLER_NAME = 'rayjob-controller';
+export { RAYJOB_CONTROLLER_NAME } from './events.ts';
 /** The operator's caches only see objects KubeRay labels as its own (Jobs, and pods: heads and submitters). */
 export const CREATED_BY_SELECTOR = 'app.kubernetes.io/created-by=kuberay-operator';
 /** RayJobs by the RayCluster they use (owned or selected): a cluster's or head pod's change reaches them. */
@@ -31,7 +30,8 @@ export interface RayJobControllerOptions {
 }
 
 export interface RayJobControllerHandle extends StartedController {
-  readonly reconciler: RayJobReconciler;
+  /** What the controller remembers per RayJob (operator memory by UID, pending creates). */
+  readonly state: RayJobState;
   readonly followers: JobFollowers;
   /** Dashboard node-table requests sent so far (one per cluster per wave, whatever the number of jobs). */
   nodeTableRequests(): number;
@@ -45,6 +45,11 @@ export function rayJobController(options: RayJobControllerOptions = {}): RayJobC
   return { name: 'rayjob', setup: (ctx) => setup(ctx, options) };
 }
 
+/**
+ * KubeRay's RayJob controller, set up like controller-runtime's SetupWithManager: for RayJobs; owns RayClusters,
+ * submitter Jobs and Services; a RayCluster, its head Service and head pod also reach the RayJobs that use the
+ * cluster (selected, not owned), and a submitter pod its Job's RayJob.
+ */
 function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJobControllerHandle {
   const { informers, config } = ctx;
   const rayJobs = informers.get<RayJob & KubeObject>(resources.rayJobs, undefined, {
@@ -55,92 +60,90 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const pods = informers.get<Pod & KubeObject>(resources.pods, CREATED_BY_SELECTOR);
   const services = informers.get<Service & KubeObject>(resources.services);
 
-  const view = objectView(ctx);
-  const writer = createKubeWriter(ctx.client, RAYJOB_CONTROLLER_NAME, ctx.identity);
-
-  const nodeTables = createNodeTables();
+  const events = createRayJobEventRecorder(ctx.client, ctx.identity);
   const log = ctx.logger.child({ controller: 'rayjob' });
-
-  // One Warning per valid RayJob of ours that uses features this operator ignores (leader only: inside reconcile).
-  const warned = createWarnedOnce();
-  const features = { batchScheduler: config.batchScheduler, kubernetesWAS: config.featureGates.KubernetesWAS };
-  const warnIgnoredFeatures = (rayJob: (RayJob & KubeObject) | undefined) => {
-    if (!rayJob || !isManagedBy(rayJob.spec?.managedBy, config.managedBy)) return;
-    const found = ignoredFeatures(rayJob.spec?.rayClusterSpec, rayJob.metadata, features);
-    if (found.length === 0 || !validateRayJob(rayJob, { featureGates: config.settings.featureGates }).ok) return;
-    if (!warned.first(rayJob.metadata.uid ?? objectKey(rayJob), found)) return;
-    void writer.recordEvent(rayJob, { type: 'Warning', reason: UNSUPPORTED_FEATURE_REASON, action: 'Validate', note: ignoredFeaturesNote('RayJob', found) });
-  };
-
-  const controller = ctx.manager.addController({
-    name: 'rayjob',
-    concurrency: config.reconcileConcurrency,
-    reconcile: async (request, rctx) => {
-      warnIgnoredFeatures(view.rayJob(request.namespace ?? 'default', request.name));
-      const result = await reconciler.reconcile(request.namespace ?? 'default', request.name);
-      if (rctx.signal.aborted) return;
-      switch (result.kind) {
-        case 'done':
-          return result.requeueAfterSeconds === undefined ? undefined : result.requeueAfterSeconds <= 0 ? { requeue: true } : { requeueAfterMs: result.requeueAfterSeconds * 1000 };
-        case 'conflict':
-          return { requeue: true };
-        case 'error':
-          throw new Error(result.message);
-      }
-    },
-  });
+  const nodeTables = createNodeTables();
   const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
-  const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => writer.readSecretKey(ns, name, key), undefined, jobMetrics?.observeDashboardRequest);
-  const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg), {
-    ...(options.tailBytesPerJob !== undefined && { maxBytesPerJob: options.tailBytesPerJob }),
-  });
+  const dashboards = createDashboardClients(ctx.dashboardRoute, (ns, name, key) => readSecretKey(ctx.client, ns, name, key), undefined, jobMetrics?.observeDashboardRequest);
   // The creates a RayJob's pass sent, observed from the informers, so a lagging cache does not create twice.
   const expectations = createExpectations({ createTtlMs: CREATE_EXPECTATION_TTL_MS });
   for (const i of clusters) expectations.watch('RayCluster', i);
   for (const i of jobs) expectations.watch('Job', i);
   for (const i of services) expectations.watch('Service', i);
-  const reconciler = createRayJobReconciler({
-    view,
-    expectations,
-    writer,
-    dashboards,
-    nodeTables,
-    followers,
-    settings: config.settings,
-    runningPollSeconds: options.runningPollSeconds ?? DEFAULT_RUNNING_POLL_SECONDS,
-    log: { info: (f, m) => log.info(f, m), error: (f, m) => log.error(f, m) },
-    ...(jobMetrics && { onStatusWritten: jobMetrics.observeTransition, onGone: jobMetrics.forget }),
+  const state = createRayJobState(undefined, expectations);
+  const warnIgnoredFeatures = ignoredFeaturesWarning(ctx, (rayJob, note) => recordRayJobEvent(events, rayJob, { type: 'Warning', reason: UNSUPPORTED_FEATURE_REASON, action: 'Validate', note }));
+  const view = objectView(ctx);
+  // A followed job's end (its log tail closed) enqueues it; the controller exists once the watches are wired below.
+  const followers = createJobFollowers(dashboards, (key) => controller.enqueue(key), (msg, fields) => log.info(fields, msg), {
+    ...(options.tailBytesPerJob !== undefined && { maxBytesPerJob: options.tailBytesPerJob }),
   });
+  const deps = {
+    view, client: ctx.client, events, dashboards, nodeTables, state, settings: config.settings,
+    // Core decides whether the status changed (its own equality): every status it hands over is written.
+    status: ctx.manager.statusWriter(resources.rayJobs, { fieldManager: RAYJOB_CONTROLLER_NAME, changed: () => true }),
+    followers,
+    runningPollSeconds: options.runningPollSeconds ?? DEFAULT_RUNNING_POLL_SECONDS,
+    onStatusWritten: jobMetrics?.observeTransition,
+    onGone: jobMetrics?.forget,
+  };
 
   // RayJobs using a cluster, owned or selected: a cluster's, its head Service's or head pod's change reaches them.
   const usersOf = (namespace: string | undefined, clusterName: string | undefined): string[] =>
     clusterName ? rayJobs.flatMap((i) => i.cache.byIndex(CLUSTER_INDEX, `${namespace}/${clusterName}`)).map((j) => objectKey(j)) : [];
-  for (const i of rayJobs) {
-    controller.watch(i);
-    i.addHandlers({ delete: (j) => j.metadata.uid && warned.forget(j.metadata.uid) });
-  }
-  for (const i of clusters) controller.watch(i, (c) => [...ownerKeys('RayJob', 'ray.io')(c), ...usersOf(c.metadata.namespace, c.metadata.name)]);
-  for (const i of jobs) controller.watch(i, ownerKeys('RayJob', 'ray.io'));
-  for (const i of services) controller.watch(i, (s) => [...ownerKeys('RayJob', 'ray.io')(s), ...usersOf(s.metadata.namespace, s.metadata.labels?.['ray.io/cluster'])]);
-  for (const i of pods as Array<Informer<Pod & KubeObject>>) {
-    controller.watch(i, (p) => {
-      // A submitter pod belongs to the Job named after its RayJob; a head pod to its cluster's RayJobs.
-      const jobOwner = (p.metadata.ownerReferences ?? []).find((r) => r.kind === 'Job' && r.controller);
-      const keys = jobOwner ? [objectKey({ metadata: { namespace: p.metadata.namespace, name: jobOwner.name } })] : [];
-      return [...keys, ...usersOf(p.metadata.namespace, p.metadata.labels?.['ray.io/cluster'])];
-    });
-  }
+  // A submitter pod belongs to the Job named after its RayJob.
+  const submitterOwner = (p: Pod & KubeObject): string[] =>
+    (p.metadata.ownerReferences ?? []).filter((r) => r.kind === 'Job' && r.controller).slice(0, 1).map((r) => objectKey({ metadata: { namespace: p.metadata.namespace, name: r.name } }));
+  const controller = newControllerManagedBy(ctx.manager, {
+    name: 'rayjob',
+    forKind: 'RayJob',
+    forGroup: 'ray.io',
+    concurrency: config.reconcileConcurrency,
+    reconcile: async (request, rctx) => {
+      warnIgnoredFeatures(view.rayJob(request.namespace ?? 'default', request.name));
+      const result = await reconcileRayJob(request.namespace ?? 'default', request.name, deps, rctx.log);
+      return rctx.signal.aborted ? undefined : result;
+    },
+  })
+    .for(rayJobs)
+    .owns(jobs)
+    .watches(clusters, mapsTo(ownerKeys('RayJob', 'ray.io'), (c) => usersOf(c.metadata.namespace, c.metadata.name)))
+    .watches(services, mapsTo(ownerKeys('RayJob', 'ray.io'), (s) => usersOf(s.metadata.namespace, s.metadata.labels?.['ray.io/cluster'])))
+    .watches(pods, mapsTo(submitterOwner, (p) => usersOf(p.metadata.namespace, p.metadata.labels?.['ray.io/cluster'])))
+    .complete();
 
   return {
-    reconciler,
+    state,
     followers,
     nodeTableRequests: () => nodeTables.requests,
     async close() {
       await followers.stopAll();
       await dashboards.close();
-      await writer.flush();
+      await events.flush();
     },
   };
+}
+
+/** One Warning per valid RayJob of ours that uses features this operator ignores (leader only: inside reconcile). */
+function ignoredFeaturesWarning(ctx: ControllerContext, warn: (rayJob: RayJob & KubeObject, note: string) => void) {
+  const { config } = ctx;
+  const warned = createWarnedOnce();
+  const features = { batchScheduler: config.batchScheduler, kubernetesWAS: config.featureGates.KubernetesWAS };
+  for (const i of ctx.informers.get<RayJob & KubeObject>(resources.rayJobs)) i.addHandlers({ delete: (j) => j.metadata.uid && warned.forget(j.metadata.uid) });
+  return (rayJob: (RayJob & KubeObject) | undefined) => {
+    if (!rayJob || !isManagedBy(rayJob.spec?.managedBy, config.managedBy)) return;
+    const found = ignoredFeatures(rayJob.spec?.rayClusterSpec, rayJob.metadata, features);
+    if (found.length === 0 || !validateRayJob(rayJob, { featureGates: config.settings.featureGates }).ok) return;
+    if (!warned.first(rayJob.metadata.uid ?? objectKey(rayJob), found)) return;
+    warn(rayJob, ignoredFeaturesNote('RayJob', found));
+  };
+}
+
+/** One key of a Secret (a dashboard's auth token), or undefined when the Secret or key is missing. */
+async function readSecretKey(client: KubeClient, namespace: string, name: string, key: string): Promise<string | undefined> {
+  const r = await client.get<KubeObject & { data?: Record<string, string> }>(resources.secrets, { namespace, name });
+  if (!r.ok) return undefined;
+  const encoded = r.value.data?.[key];
+  return encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8');
 }
 
 /** Cache reads for the reconciler, across the informers of the watched namespaces. */
