@@ -1,6 +1,6 @@
 // The node joined to an API server it was not started with (`rayjob-sandbox node --kubeconfig`): only the REST API
 // and the kubeconfig's HTTPS connect them, as a kubelet joins a real kube-apiserver (the manual run on
-// kube-reference is in apps/operator/docs/real-apiserver.md). The node registers, binds and runs a pod with an address
+// kube-reference is in docs/real-apiserver.md). The node registers, binds and runs a pod with an address
 // the API server reaches (not loopback: a real kube-apiserver refuses to proxy there), the API server's service
 // proxy reaches the pod, logs come from the kubelet endpoint to the API server's kubelet client certificate only,
 // and a deleted pod is stopped and removed.
