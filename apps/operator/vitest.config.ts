@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+const realRaySlot = new URL('../../tools/ci/real-ray-slot.mjs', import.meta.url).pathname;
+
 // Files that run alone, after the others: real Ray heads are heavy (one at a time, never beside another file),
 // and leader election asserts a takeover within a wall-clock bound. Projects run in parallel unless their
 // `sequence.groupOrder` differs: the alone group (1) starts once the others (0) have finished.
@@ -11,6 +13,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Real-Ray files (of both projects) hold the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    setupFiles: [realRaySlot],
     projects: [
       {
         extends: true,

@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const realRaySlot = new URL('../../tools/ci/real-ray-slot.mjs', import.meta.url).pathname;
+
 export default defineConfig({
   root: import.meta.dirname,
   test: {
@@ -10,6 +12,8 @@ export default defineConfig({
     // One file at a time: the real-Ray file starts a Ray head (CPU-heavy on a 2-core machine), and the
     // emulator scenarios assert on timing bounds.
     fileParallelism: false,
+    // The real-Ray file holds the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    setupFiles: [realRaySlot],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const realRaySlot = new URL('../../tools/ci/real-ray-slot.mjs', import.meta.url).pathname;
+
 export default defineConfig({
   // Run from anywhere (repo root or the package): test paths are relative to this folder.
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -13,6 +15,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     // Heads are heavy (~1.7 GB RSS, several processes): never run two test files at once.
     fileParallelism: false,
+    // Heads never overlap with another project's either: the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    setupFiles: [realRaySlot],
     // Scenarios on the shared head run a few at a time: each job starts a Ray worker process.
     maxConcurrency: 3,
   },

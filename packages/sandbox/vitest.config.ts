@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+const realRaySlot = new URL('../../tools/ci/real-ray-slot.mjs', import.meta.url).pathname;
+
 // Files that run alone, after the others: the real-Ray file starts a Ray head (heavy), and the node lifecycle
 // file gives heartbeats a 1.5 s grace period that a neighbour file's CPU use could stretch.
 const alone = ['test/faults/real-ray.test.ts', 'test/node-lifecycle/heartbeats.test.ts'];
@@ -10,6 +12,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The real-Ray file holds the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    setupFiles: [realRaySlot],
     projects: [
       {
         extends: true,
