@@ -2,8 +2,8 @@
 // `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one project after another
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
 // RBAC check). Real Ray heads never overlap across lanes: each real-Ray file holds the machine's real-Ray slot
-// (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
-// the operator one after the other in one lane, every other project (a new one too, with no edit here) in the
+// (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): the
+// operator and then e2e in one lane, every other project (a new one too, with no edit here) in the
 // second lane beside them.
 //   npm test                     all projects
 //   npm test -- @rayjob/core ... only these projects (same lanes)
@@ -25,7 +25,10 @@ export const plannedSeconds = {
  * they run one after the other in the first lane and everything else goes beside them. RAYJOB_TEST_LANES=split
  * gives each its own lane, for machines with more than 2 cores.
  */
-const heavy = ['@rayjob/e2e', '@rayjob/operator'];
+// The operator first: its files already run two at a time and were made to hold under load, so it takes the
+// second lane's company; e2e (one file at a time, several scenarios at once, CPU-bound) then has the machine mostly
+// to itself.
+const heavy = ['@rayjob/operator', '@rayjob/e2e'];
 const unknownSeconds = 60;
 const seconds = (name) => plannedSeconds[name] ?? unknownSeconds;
 
