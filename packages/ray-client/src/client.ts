@@ -85,7 +85,7 @@ export function createRayClient(options: RayClientOptions): RayClient {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const lookup = options.lookup;
   const clientSignal = options.signal;
-  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }) });
+  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }), ...(options.dispatcher && { dispatcher: options.dispatcher }) });
   /** A log tail ends with the client's signal too. */
   const tailSignal = <T extends { signal?: AbortSignal }>(o: T): T =>
     clientSignal ? { ...o, signal: o.signal ? AbortSignal.any([o.signal, clientSignal]) : clientSignal } : o;

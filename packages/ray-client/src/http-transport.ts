@@ -1,8 +1,9 @@
-// One undici Agent per client: keep-alive connection reuse, TLS settings, per-request timeouts.
+// One undici Agent per client (or one shared by many, given as `dispatcher`): keep-alive connection reuse, TLS
+// settings, per-request timeouts.
 // undici.request (not the global fetch) on purpose: fetch always sends `Sec-Fetch-Mode: cors`, and Ray's
 // browser filter answers 405 to a POST or DELETE carrying it (ray-jobs-api.md §2).
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
 import type { UnavailableCause } from './result.ts';
@@ -52,8 +53,10 @@ export function createHttpTransport(config: {
   lookup?: LookupFunction;
   /** Aborts every request of this transport, in flight or to come (the caller no longer wants any answer). */
   signal?: AbortSignal;
+  /** A pool shared with other clients: used as is, and not closed by close(). */
+  dispatcher?: Dispatcher;
 }): HttpTransport {
-  const agent = new Agent({
+  const agent = config.dispatcher ?? new Agent({
     keepAliveTimeout: 4_000,
     connections: 16,
     connect: {
@@ -125,7 +128,7 @@ export function createHttpTransport(config: {
   return {
     send,
     close: async () => {
-      await agent.close();
+      if (!config.dispatcher) await agent.close();
     },
   };
 }

@@ -2,6 +2,7 @@ export { createRayClient, type RayClient, type CallOptions, type SubmitAccepted 
 export { validateRayClientOptions, type RayClientOptions } from './options.ts';
 export { parseRayAddress, type ParsedAddress } from './address.ts';
 export type { TlsOptions } from './http-transport.ts';
+export { createConnectionPool, type ConnectionPool, type ConnectionPoolOptions } from './connection-pool.ts';
 export type { TailOptions, TailResult } from './log-tail.ts';
 export type { LogStream } from './log-stream.ts';
 export type { NodeLiveness } from './node-liveness.ts';

@@ -1,5 +1,6 @@
 // Client options and their validation. Messages name the option and the fix, never a secret's value.
 import type { LookupFunction } from 'node:net';
+import type { Dispatcher } from 'undici';
 import type { TlsOptions } from './http-transport.ts';
 
 export interface RayClientOptions {
@@ -27,6 +28,12 @@ export interface RayClientOptions {
    * wait for (or act on) an answer. An aborted call answers `unavailable` with cause `aborted`.
    */
   signal?: AbortSignal;
+  /**
+   * A connection pool (undici Dispatcher) shared with other clients, e.g. an operator's one pool for every
+   * cluster's dashboard: it must carry the same TLS settings and `lookup` (requests carry their own credentials).
+   * This client's close() leaves it open: its owner closes it. Default: a pool of this client's own.
+   */
+  dispatcher?: Dispatcher;
   /** Skip `GET /api/version` and gate submit fields on this Ray version instead. */
   rayVersion?: string;
 }

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { authSecretName, clusterHeadServiceName, tokenAuthEnabled, type RayCluster } from '@rayjob/core';
-import { createRayClient, type RayClient } from '@rayjob/ray-client';
+import { createConnectionPool, createRayClient, type ConnectionPoolOptions, type RayClient } from '@rayjob/ray-client';
 import { operatorUserAgent } from '../../user-agent.ts';
 
 /** How the operator reaches a cluster's dashboard (KubeRay §3.7). */
@@ -36,8 +36,11 @@ export type SecretReader = (namespace: string, name: string, key: string) => Pro
 export type ClientResult = { ok: true; client: RayClient } | { ok: false; message: string };
 
 /**
- * One Ray client per (cluster, address, token): connections are pooled per cluster, and a rotated token or a
- * new attempt's cluster gets a fresh client. Clients of clusters not used for `idleMs` are closed.
+ * One Ray client per (cluster, address, token): a rotated token or a new attempt's cluster gets a fresh client.
+ * Clients of clusters not used for `idleMs` are closed. All of them share one connection pool: the route fixes the
+ * TLS settings and name resolution for every cluster, and each request carries its own credentials, so a
+ * connection to a dashboard (or to the API server, for its service proxy) serves any cluster's client. The pool is
+ * bounded per origin, closes idle connections, and forgets an origin once its last connection closed.
  */
 export interface DashboardClients {
   clientFor(cluster: RayCluster, dashboardURL: string): Promise<ClientResult>;
@@ -50,9 +53,29 @@ const PROXY_TIMEOUT_MS = 10_000;
 /** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
 export type DashboardRequestObserver = (operation: 'get_job' | 'submit_job' | 'stop_job', outcome: string) => void;
 
-export function createDashboardClients(route: DashboardRoute, readSecret: SecretReader, idleMs = 10 * 60_000, observe?: DashboardRequestObserver): DashboardClients {
+export function createDashboardClients(
+  route: DashboardRoute,
+  readSecret: SecretReader,
+  idleMs = 10 * 60_000,
+  observe?: DashboardRequestObserver,
+  poolOptions: Pick<ConnectionPoolOptions, 'connectionsPerOrigin' | 'idleMs'> = {},
+): DashboardClients {
   /** Per (cluster, address): the client and the credentials it was made with. */
   const clients = new Map<string, { client: RayClient; usedAt: number; credentials: string }>();
+  const proxyTls = route.useKubernetesProxy ? route.apiServer?.tls : undefined;
+  const pool = createConnectionPool({
+    ...poolOptions,
+    ...(proxyTls && {
+      tls: {
+        verify: proxyTls.rejectUnauthorized !== false,
+        ...(proxyTls.ca !== undefined && { ca: proxyTls.ca }),
+        ...(proxyTls.cert !== undefined && { cert: proxyTls.cert }),
+        ...(proxyTls.key !== undefined && { key: proxyTls.key }),
+        ...(proxyTls.servername !== undefined && { servername: proxyTls.servername }),
+      },
+    }),
+    ...(!(route.useKubernetesProxy && route.apiServer) && route.lookup !== undefined && { lookup: route.lookup }),
+  });
 
   function address(cluster: RayCluster, dashboardURL: string): string {
     if (!route.useKubernetesProxy || !route.apiServer) return /^https?:\/\//.test(dashboardURL) ? dashboardURL : `http://${dashboardURL}`;
@@ -98,7 +121,7 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
         existing.usedAt = now;
         return { ok: true, client: existing.client };
       }
-      // Closed once a call still using it has had its time; a log tail opened through it keeps its own socket.
+      // Closed once a call still using it has had its time (the shared pool stays); a log tail keeps its own socket.
       if (existing) setTimeout(() => void existing.client.close(), PROXY_TIMEOUT_MS).unref();
       try {
         const tls = apiServer?.tls;
@@ -120,6 +143,7 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
           ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
           timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
           ...(route.fence && { signal: route.fence }),
+          dispatcher: pool.dispatcher,
         });
         const counted = observe ? countedClient(client, observe) : client;
         clients.set(key, { client: counted, usedAt: now, credentials });
@@ -132,6 +156,7 @@ export function createDashboardClients(route: DashboardRoute, readSecret: Secret
       const all = [...clients.values()];
       clients.clear();
       await Promise.all(all.map((e) => e.client.close()));
+      await pool.close();
     },
   };
 }
