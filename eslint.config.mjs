@@ -11,11 +11,12 @@ const ioModules = [
 
 const ioPaths = ioModules.map((name) => ({ name, message: '@rayjob/core is pure: do I/O in the caller and pass the result in.' }));
 const nodePattern = { group: ['node:*'], message: '@rayjob/core is pure: no node: modules.' };
-// core's layers, bottom up: contracts, schema, quantity, go-text; validation, crd; builders; decision and raycluster.
-// No import goes back up: the builders take the few settings they need as input instead of importing decision's.
+// core's layers, bottom up: contracts, schema, quantity, go-text, conditions; validation, crd; builders; rayjob and
+// raycluster (each controller's decisions). No import goes back up: the builders take the few settings they need as
+// input instead of importing rayjob's.
 const upward = (dirs) => ({
   group: dirs.map((d) => `**/${d}/**`),
-  message: 'core\'s layers import downwards only (contracts/schema < validation/crd < builders < decision/raycluster): take the value as input.',
+  message: 'core\'s layers import downwards only (contracts/schema < validation/crd < builders < rayjob/raycluster): take the value as input.',
 });
 
 export default tseslint.config(
@@ -53,10 +54,10 @@ export default tseslint.config(
   {
     // Same rule as above (a later block replaces its options), plus the layer boundary.
     files: ['packages/core/src/builders/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['decision'])] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['rayjob'])] }] },
   },
   {
-    files: ['packages/core/src/{contracts,schema,quantity,go-text,validation,crd}/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['decision', 'raycluster', 'builders'])] }] },
+    files: ['packages/core/src/{contracts,schema,quantity,go-text,conditions,validation,crd}/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [nodePattern, upward(['rayjob', 'raycluster', 'builders'])] }] },
   },
 );

@@ -1,11 +1,11 @@
-// Issue 8's invariants at scale: plays generated observation sequences (test/decision/sequences) until at least
+// Issue 8's invariants at scale: plays generated observation sequences (test/rayjob/sequences) until at least
 // 100,000 decisions were made, checking every invariant on every reconcile; any violation fails the bench.
 // Fixed seeds, so a run is reproducible. The rate is printed against a baseline measured in the same run (one
 // structuredClone of a decision's RayJob, as in decide.bench.ts), so numbers compare across machines.
 import fc from 'fast-check';
-import { checkTrace, invariants, lossAfterTerminal } from '../test/decision/sequences/invariants.ts';
-import { play, scenarioArb } from '../test/decision/sequences/world.ts';
-import { inState } from '../test/decision/fixtures.ts';
+import { checkTrace, invariants, lossAfterTerminal } from '../test/rayjob/sequences/invariants.ts';
+import { play, scenarioArb } from '../test/rayjob/sequences/world.ts';
+import { inState } from '../test/rayjob/fixtures.ts';
 
 const TARGET = 100_000;
 const BATCH = 2_000;

@@ -4,7 +4,7 @@ import { clusterSpecHash } from '../builders/raycluster/spec-hash.ts';
 import type { RayClusterSettings } from '../builders/raycluster/settings.ts';
 import { labelKeys } from '../builders/labels.ts';
 import { goQuote } from '../go-text/quoting.ts';
-import { formatGoDuration, parseKubeTime } from '../decision/time-format.ts';
+import { formatGoDuration, parseKubeTime } from '../go-text/time-format.ts';
 import type { K8sJob, Pod, RayCluster } from '../schema/index.ts';
 import type { ClusterEvent } from './actions.ts';
 

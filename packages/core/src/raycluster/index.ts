@@ -1,7 +1,6 @@
 // The RayCluster controller's pure decisions: what to create/delete, and the status to write.
 export * from './actions.ts';
 export * from './expectations.ts';
-export * from './condition-set.ts';
 export * from './pod-health.ts';
 export * from './plan.ts';
 export * from './plan-workers.ts';

@@ -13,7 +13,7 @@ import { clusterSpecHash } from '../builders/raycluster/spec-hash.ts';
 import type { Pod, RayCluster } from '../schema/index.ts';
 import type { RayClusterObservation } from './observation.ts';
 import type { ClusterAction, RayClusterPlan } from './actions.ts';
-import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, suspendStatus } from './condition-set.ts';
+import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, suspendStatus } from '../conditions/condition-set.ts';
 import { groupsWithPendingExpectations, HEAD_EXPECTATION_GROUP } from './expectations.ts';
 import { unhealthyDeleteNote, unhealthyPodReason } from './pod-health.ts';
 import { planAutoscalerRbac } from './plan-autoscaler-rbac.ts';

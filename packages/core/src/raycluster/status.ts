@@ -1,10 +1,10 @@
 import { labelKeys } from '../builders/labels.ts';
 import { sortedJson } from '../builders/sorted-json.ts';
 import type { RayClusterSettings } from '../builders/raycluster/settings.ts';
-import { formatKubeTime } from '../decision/time-format.ts';
+import { formatKubeTime } from '../go-text/time-format.ts';
 import type { Condition, Pod, RayCluster, RayClusterStatus, Service } from '../schema/index.ts';
 import type { ReplicaFailureReason } from './actions.ts';
-import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES as T, removeCondition, type ConditionInput, setCondition, suspendStatus } from './condition-set.ts';
+import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES as T, removeCondition, type ConditionInput, setCondition, suspendStatus } from '../conditions/condition-set.ts';
 import { desiredResources } from './desired-resources.ts';
 import { allPodsRunning, isRunningAndReady, podPhase } from './pod-health.ts';
 import { desiredWorkerPods } from './plan-workers.ts';

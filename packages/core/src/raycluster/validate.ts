@@ -2,7 +2,7 @@ import { goStringList, isDNS1035Label } from '../validation/k8s-names.ts';
 import { validateRayClusterSpec } from '../validation/raycluster-spec.ts';
 import type { ValidationSettings } from '../validation/result.ts';
 import type { RayCluster } from '../schema/index.ts';
-import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES as T } from './condition-set.ts';
+import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES as T } from '../conditions/condition-set.ts';
 import type { ClusterEvent } from './actions.ts';
 
 /**

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const eslint = new ESLint({ cwd: root });
-const lintCore = async (code: string) => (await eslint.lintText(code, { filePath: join(root, 'packages/core/src/decision/probe.ts') }))[0]?.messages ?? [];
+const lintCore = async (code: string) => (await eslint.lintText(code, { filePath: join(root, 'packages/core/src/rayjob/probe.ts') }))[0]?.messages ?? [];
 
 describe('core purity lint rule', () => {
   it.each([
@@ -35,8 +35,8 @@ describe('core purity lint rule', () => {
 
   it.each([
     // Issue 8: the builders take the settings they need; nothing goes back up to the decision that uses them.
-    ['builders/probe.ts', "import type { DecisionSettings } from '../decision/settings.ts';\nexport type X = DecisionSettings;", /layers import downwards only/],
-    ['builders/raycluster/probe.ts', "import { decide } from '../../decision/decide.ts';\nexport const x = decide;", /layers import downwards only/],
+    ['builders/probe.ts', "import type { DecisionSettings } from '../rayjob/settings.ts';\nexport type X = DecisionSettings;", /layers import downwards only/],
+    ['builders/raycluster/probe.ts', "import { decide } from '../../rayjob/decide.ts';\nexport const x = decide;", /layers import downwards only/],
     ['contracts/probe.ts', "import { buildSubmitterJob } from '../builders/submitter-job.ts';\nexport const x = buildSubmitterJob;", /layers import downwards only/],
     ['schema/probe.ts', "import { planRayCluster } from '../raycluster/plan.ts';\nexport const x = planRayCluster;", /layers import downwards only/],
     // The layer rule replaces the purity rule's options in these folders: purity must still hold there.

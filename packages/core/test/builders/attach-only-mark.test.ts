@@ -8,7 +8,7 @@ import {
   attachOnlyMarkKey, buildRayCluster, buildSubmitterJob, buildSubmitterStateConfigMap, defaultDecisionSettings, submissionOptions, submitterStateConfigMapName,
   type Container, type EnvVar,
 } from '../../src/index.ts';
-import { makeRayJob } from '../decision/fixtures.ts';
+import { makeRayJob } from '../rayjob/fixtures.ts';
 
 const settings = defaultDecisionSettings;
 const CLUSTER = 'rayjob-sample-x7k2p';

@@ -4,7 +4,7 @@ import {
   buildRayCluster, buildRayJobHeadService, buildSubmitRequest, dashboardURLFromService, defaultDecisionSettings, generatedName, headServiceIsCurrent,
   NAME_SUFFIX_ALPHABET, randomSuffix, sanitizeLabelValue, shellJoin, shellQuote, type Container,
 } from '../../src/index.ts';
-import { makeCluster, makeRayJob, seededRandom } from '../decision/fixtures.ts';
+import { makeCluster, makeRayJob, seededRandom } from '../rayjob/fixtures.ts';
 
 describe('names', () => {
   it('suffixes are 5 characters of KubeRay\'s alphabet, reproducible from the random source', () => {

@@ -7,7 +7,7 @@ import {
   buildRayCluster, buildSubmitterJob, currentHeadIP, defaultDecisionSettings, submissionOptions, submitterStateKey, SubmitterEnv,
   type Container, type EnvVar, type Pod, type RayCluster,
 } from '../../src/index.ts';
-import { makeRayJob } from '../decision/fixtures.ts';
+import { makeRayJob } from '../rayjob/fixtures.ts';
 
 const settings = defaultDecisionSettings;
 const CLUSTER = 'rayjob-sample-x7k2p';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildSubmitterJob, defaultDecisionSettings, kubeRaySubmitScript, submissionOptions, submitterArgs, type Container, type RayClusterSpec,
 } from '../../src/index.ts';
-import { makeRayJob } from '../decision/fixtures.ts';
+import { makeRayJob } from '../rayjob/fixtures.ts';
 
 const settings = defaultDecisionSettings;
 const url = 'rayjob-sample-x7k2p-head-svc.default.svc.cluster.local:8265';

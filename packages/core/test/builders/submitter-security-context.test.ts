@@ -3,7 +3,7 @@
 // The checks below are the container-level rules of `restricted` (v1.32), which leave the pod level free.
 import { describe, expect, it } from 'vitest';
 import { buildRayCluster, buildSubmitterJob, defaultDecisionSettings, submissionOptions, type Container } from '../../src/index.ts';
-import { makeRayJob } from '../decision/fixtures.ts';
+import { makeRayJob } from '../rayjob/fixtures.ts';
 
 type SecurityContext = {
   privileged?: boolean; allowPrivilegeEscalation?: boolean; runAsNonRoot?: boolean; runAsUser?: number;

@@ -3,7 +3,7 @@ import {
   eventNotes, exitCodeName, FINAL_SUBMITTER_EXIT_CODES, formatTerminationMessage, needsDashboardQuery, needsDriverNodeCheck, parseTerminationMessage,
   parseAttachOnlyEnv, settingsFromEnv, SubmitterExitCode, submitterFlag, TERMINATION_MESSAGE_MAX_BYTES, type TerminationMessage,
 } from '../../src/index.ts';
-import { inState, makeRayJob } from '../decision/fixtures.ts';
+import { inState, makeRayJob } from '../rayjob/fixtures.ts';
 
 const base: TerminationMessage = { kind: 'rayjob.io/submitter-result', version: 1, submissionId: 'id-1', lastStatus: 'RUNNING', exitCode: 3, reason: 'HeadLost' };
 

@@ -3,9 +3,9 @@
  * the message, and is told by exactly one event when it changes (not on every reconcile).
  */
 import { describe, expect, it } from 'vitest';
-import { conditionReason } from '../../src/decision/conditions/apply.ts';
-import { decide, type Decision } from '../../src/decision/decide.ts';
-import type { DecisionInput } from '../../src/decision/inputs.ts';
+import { conditionReason } from '../../src/rayjob/conditions/apply.ts';
+import { decide, type Decision } from '../../src/rayjob/decide.ts';
+import type { DecisionInput } from '../../src/rayjob/inputs.ts';
 import type { Condition, RayJob } from '../../src/schema/index.ts';
 import { formatTerminationMessage } from '../../src/index.ts';
 import { at, CLUSTER, DRIVER_NODE, found, headPod, healthyCluster, inState, iso, JOB_ID, makeCluster, makeInput, makeRayJob, ms, submitterJob, submitterPod } from './fixtures.ts';

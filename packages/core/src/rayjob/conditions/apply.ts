@@ -1,4 +1,4 @@
-import { findCondition, removeCondition, setCondition } from '../../raycluster/condition-set.ts';
+import { findCondition, removeCondition, setCondition } from '../../conditions/condition-set.ts';
 import { isJobDeploymentTerminal, type Condition } from '../../schema/index.ts';
 import type { EventSpec } from '../actions.ts';
 import type { Context } from '../context.ts';

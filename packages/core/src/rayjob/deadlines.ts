@@ -1,7 +1,7 @@
 import type { Context } from './context.ts';
 import { transition } from './context.ts';
 import { messages } from './messages.ts';
-import { addSeconds, parseKubeTime } from './time-format.ts';
+import { addSeconds, parseKubeTime } from '../go-text/time-format.ts';
 
 /**
  * activeDeadlineSeconds, measured from status.startTime (reset per attempt, as KubeRay). Addition E: a Ray job

@@ -2,7 +2,6 @@ export * from './settings.ts';
 export * from './inputs.ts';
 export * from './actions.ts';
 export * from './messages.ts';
-export * from './time-format.ts';
 export * from './decide.ts';
 export * from './observation-plan.ts';
 export * from './execution-metric.ts';

@@ -1,7 +1,7 @@
 import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { JobFailedReason, JobStatus } from '../../schema/index.ts';
 import { messages } from '../messages.ts';
-import { addSeconds } from '../time-format.ts';
+import { addSeconds } from '../../go-text/time-format.ts';
 import type { RunningObservation } from './observation.ts';
 
 /**

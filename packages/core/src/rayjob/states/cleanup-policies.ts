@@ -1,6 +1,6 @@
 import type { DeletionPolicyType, DeletionRule } from '../../schema/index.ts';
 import type { Context } from '../context.ts';
-import { addSeconds, parseKubeTime } from '../time-format.ts';
+import { addSeconds, parseKubeTime } from '../../go-text/time-format.ts';
 
 /** Rule selection order: the most impactful overdue policy runs first (KubeRay). */
 const IMPACT: Record<DeletionPolicyType, number> = { DeleteSelf: 4, DeleteCluster: 3, DeleteWorkers: 2, DeleteNone: 1 };

@@ -3,7 +3,7 @@ import type { Action, EventSpec } from './actions.ts';
 import type { RunningEvidence } from './conditions/types.ts';
 import type { DecisionInput, OperatorMemory } from './inputs.ts';
 import { fallbackFailureMessage } from './messages.ts';
-import { formatKubeTime } from './time-format.ts';
+import { formatKubeTime } from '../go-text/time-format.ts';
 
 export const RAYJOB_FINALIZER = 'ray.io/rayjob-finalizer';
 

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import type { DashboardJobInfo, DashboardObservation, DriverNodeObservation, OperatorMemory } from '../inputs.ts';
 import type { DecisionSettings } from '../settings.ts';
 import { observeSubmitter, type SubmitterState } from '../submitter-state.ts';
-import { addSeconds, parseKubeTime } from '../time-format.ts';
+import { addSeconds, parseKubeTime } from '../../go-text/time-format.ts';
 import { gcsFaultToleranceOf, withGcsFaultToleranceWaits } from './gcs-fault-tolerance.ts';
 
 type TerminalStatus = 'STOPPED' | 'SUCCEEDED' | 'FAILED';

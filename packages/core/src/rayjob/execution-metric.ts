@@ -1,5 +1,5 @@
 import { isJobDeploymentTerminal, type RayJobResourceStatus } from '../schema/index.ts';
-import { parseKubeTime } from './time-format.ts';
+import { parseKubeTime } from '../go-text/time-format.ts';
 
 /** One sample of `kuberay_job_execution_duration_seconds` (labels name, namespace, uid come from the RayJob). */
 export interface ExecutionDurationSample {

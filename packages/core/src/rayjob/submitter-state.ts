@@ -2,7 +2,7 @@ import { parseTerminationMessage, type TerminationMessage } from '../contracts/t
 import type { ContainerStatus, K8sJob, Pod } from '../schema/index.ts';
 import type { Context } from './context.ts';
 import { messages } from './messages.ts';
-import { parseKubeTime } from './time-format.ts';
+import { parseKubeTime } from '../go-text/time-format.ts';
 import { SUBMITTER_CONTAINER_NAME } from '../builders/submitter-container.ts';
 
 

@@ -1,4 +1,4 @@
-import { findCondition, RAY_CLUSTER_CONDITION_TYPES as RC } from '../../raycluster/condition-set.ts';
+import { findCondition, RAY_CLUSTER_CONDITION_TYPES as RC } from '../../conditions/condition-set.ts';
 import type { RayCluster, RayJobResourceStatus } from '../../schema/index.ts';
 import { RAYJOB_CONDITION_TYPES as T, type ConditionDraft } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { formatGoDateTime, formatGoTimeString } from './time-format.ts';
+import { formatGoDateTime, formatGoTimeString } from '../go-text/time-format.ts';
 
 /**
  * Status messages and reasons users and tests match on. KubeRay's texts are kept word for word so existing

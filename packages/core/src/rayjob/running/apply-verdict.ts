@@ -5,7 +5,7 @@ import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { Context, Ending } from '../context.ts';
 import { copyJson, transition } from '../context.ts';
 import type { DashboardJobInfo } from '../inputs.ts';
-import { formatKubeTime } from '../time-format.ts';
+import { formatKubeTime } from '../../go-text/time-format.ts';
 import { recreateSubmitterJob } from './recreate-submitter.ts';
 import type { RunningObservation } from './observation.ts';
 import type { Verdict } from './rules.ts';

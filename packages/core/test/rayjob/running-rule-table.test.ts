@@ -3,9 +3,9 @@
  * the rules are pure functions of one observation.
  */
 import { describe, expect, it } from 'vitest';
-import { observeRunning } from '../../src/decision/running/observation.ts';
-import { judgeRunning, NEXT, RUNNING_RULES } from '../../src/decision/running/rules.ts';
-import { createContext } from '../../src/decision/context.ts';
+import { observeRunning } from '../../src/rayjob/running/observation.ts';
+import { judgeRunning, NEXT, RUNNING_RULES } from '../../src/rayjob/running/rules.ts';
+import { createContext } from '../../src/rayjob/context.ts';
 import { found, healthyCluster, inState, makeInput, submitterJob } from './fixtures.ts';
 
 const names = RUNNING_RULES.map((r) => r.name);

@@ -2,7 +2,7 @@ import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import { SUBMITTER_CONTAINER_NAME } from '../../builders/submitter-container.ts';
 import type { ContainerStatus, Pod } from '../../schema/index.ts';
 import type { Context } from '../context.ts';
-import { addSeconds, formatGoDateTime } from '../time-format.ts';
+import { addSeconds, formatGoDateTime } from '../../go-text/time-format.ts';
 import { notStartedMessage } from '../conditions/job.ts';
 import { RAYJOB_CONDITION_TYPES as T, type ConditionDraft, type RunningEvidence } from '../conditions/types.ts';
 import type { RunningObservation } from './observation.ts';

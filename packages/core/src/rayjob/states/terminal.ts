@@ -2,7 +2,7 @@ import { isTerminalRayJobStatus } from '../../contracts/termination-message.ts';
 import type { Context, Ending } from '../context.ts';
 import { markSubmittersAttachOnlyWhileActive } from '../running/attach-only-mark.ts';
 import { observeSubmitter } from '../submitter-state.ts';
-import { formatKubeTime } from '../time-format.ts';
+import { formatKubeTime } from '../../go-text/time-format.ts';
 import { applyCleanupPolicies } from './cleanup-policies.ts';
 
 /** After Ray acknowledged a stop, the job may take a while to end; look less often. */
