@@ -1,5 +1,5 @@
-// One ESM bundle for the operator image: node 24, minified. Entry = src/main.ts (dev-only modules such as
-// src/dev/ and the sandbox are never imported from it). The banner gives bundled CommonJS dependencies
+// One ESM bundle for the operator image: node 24, minified. Entry = src/main.ts (src/ imports no dev
+// package such as the sandbox: tools/check-structure.mjs enforces it). The banner gives bundled CommonJS dependencies
 // (@kubernetes/client-node, prom-client) a `require`; `@rayjob/source` lets esbuild read workspace sources.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';

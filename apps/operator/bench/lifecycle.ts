@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@rayjob/kube-runtime';
 import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../src/config/config.ts';
-import { RAY_CRDS, sandboxImages } from '../src/dev/sandbox-images.ts';
+import { RAY_CRDS, sandboxImages } from '../test/support/sandbox-images.ts';
 import { startOperator } from '../src/operator.ts';
 import { analyse } from './support/api-writes.ts';
 import { startCountingProxy } from './support/counting-proxy.ts';

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRayEmulator } from '@rayjob/ray-emulator';
 import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
-import { RAY_CRDS } from '../src/dev/sandbox-images.ts';
+import { RAY_CRDS } from '../test/support/sandbox-images.ts';
 import { startSyntheticNode } from './support/synthetic-node.ts';
 import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
 import { mb, ratio, table } from './support/stats.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyse, classify } from '../bench/support/api-writes.ts';
 import { startCountingProxy, type CountingProxy } from '../bench/support/counting-proxy.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { RAY_CRDS, sandboxImages } from '../src/dev/sandbox-images.ts';
+import { RAY_CRDS, sandboxImages } from './support/sandbox-images.ts';
 import { startOperator, type RunningOperator } from '../src/operator.ts';
 import { eventually } from './support/api.ts';
 import { createRayJob, rayJobManifest, SUBMITTER_IMAGE, waitForDeployment } from './support/env.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoPath } from '../src/dev/sandbox-images.ts';
+import { repoPath } from './support/sandbox-images.ts';
 
 const out = join(mkdtempSync(join(tmpdir(), 'operator-bundle-')), 'operator.mjs');
 let text = '';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
-import { repoPath } from '../src/dev/sandbox-images.ts';
+import { repoPath } from './support/sandbox-images.ts';
 import type { Json } from './support/api.ts';
 import { chartPath, extractHelm, extractKubectl, runTool, yamlDocuments, type Run } from './support/helm.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../src/config/config.ts';
-import { repoPath } from '../src/dev/sandbox-images.ts';
+import { repoPath } from './support/sandbox-images.ts';
 import type { Json } from './support/api.ts';
 import { chartPath, extractHelm, extractKubectl, runTool, type Run } from './support/helm.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultImages, operatorImageName, podLogPath, startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoPath } from '../src/dev/sandbox-images.ts';
+import { repoPath } from './support/sandbox-images.ts';
 import { api, eventually, type Json } from './support/api.ts';
 import { chartPath, extractHelm, extractKubectl, runTool, type Run } from './support/helm.ts';
 import { operatorNamespace } from './support/least-privilege.ts';

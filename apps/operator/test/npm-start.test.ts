@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoPath } from '../src/dev/sandbox-images.ts';
+import { repoPath } from './support/sandbox-images.ts';
 import { eventually } from './support/api.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rayjob-up-test-'));
@@ -59,7 +59,7 @@ let exited: Promise<number | null>;
 let kubeconfig: string;
 let stderr = '';
 beforeAll(async () => {
-  child = spawn(process.execPath, [repoPath('apps/operator/src/dev/up.ts'), '--dir', join(dir, 'sandbox'), '--image', 'myorg/greeter=/bin/echo hello from a flag'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [repoPath('e2e/src/start/up.ts'), '--dir', join(dir, 'sandbox'), '--image', 'myorg/greeter=/bin/echo hello from a flag'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout?.on('data', (d) => (stdout += d));
   child.stderr?.on('data', (d) => (stderr += d));

@@ -11,7 +11,7 @@ import { createLogger } from '@rayjob/kube-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { loadConfig } from '../src/config/config.ts';
-import { RAY_CRDS, repoPath, sandboxImages } from '../src/dev/sandbox-images.ts';
+import { RAY_CRDS, repoPath, sandboxImages } from './support/sandbox-images.ts';
 import { startOperator, type RunningOperator } from '../src/operator.ts';
 import { api, eventually, type Json } from './support/api.ts';
 import { extractKubectl, runTool } from './support/helm.ts';

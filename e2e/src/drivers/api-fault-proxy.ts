@@ -43,6 +43,7 @@ type Kubeconfig = { clusters: Array<{ name: string; cluster: Record<string, unkn
  * Proxies the API server of `sourceKubeconfig`; writes `kubeconfigPath`, the same kubeconfig (same user and
  * credentials) pointing at the proxy. The proxy itself speaks plain HTTP on loopback.
  */
+// structure-exception(function-lines startApiFaultProxy): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPath: string): Promise<ApiFaultProxy> {
   const config = parse(await readFile(sourceKubeconfig, 'utf8')) as Kubeconfig;
   const first = config.clusters[0];

@@ -67,6 +67,7 @@ export interface RayClient {
 const defaultTimeoutMs = 10_000;
 
 /** Throws an Error naming the bad option (never its secret value) when the options are unusable. */
+// structure-exception(function-lines createRayClient): over the limit before #21 set it; the split is left for a follow-up of #21
 export function createRayClient(options: RayClientOptions): RayClient {
   const problems = validateRayClientOptions(options);
   if (problems.length > 0) throw new Error(`invalid Ray client options: ${problems.join('; ')}`);

@@ -74,6 +74,7 @@ export interface RayEmulator {
 // Ray 2.58.0's commit (observed, FINDINGS.md); other versions get it too (cosmetic).
 const rayCommit = 'cec0a091b12675bbf101cf8a350c8706107baee1';
 
+// structure-exception(function-lines startRayEmulator): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startRayEmulator(options: RayEmulatorOptions = {}): Promise<RayEmulator> {
   const host = options.host ?? '127.0.0.1';
   const timing: EmulatorTiming = { ...rayDefaultTiming, ...options.timing };

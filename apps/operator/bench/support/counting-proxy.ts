@@ -43,6 +43,7 @@ const readAll = async (stream: IncomingMessage): Promise<Buffer> => {
   return Buffer.concat(parts);
 };
 
+// structure-exception(function-lines startCountingProxy): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startCountingProxy(options: CountingProxyOptions): Promise<CountingProxy> {
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();

@@ -119,6 +119,7 @@ export type ConfigResult = { ok: true; config: OperatorConfig } | { ok: false; m
 export type ReadConfigFile = (path: string) => string;
 
 /** Flags and environment -> the operator's configuration, or a message naming the bad flag and the fix. */
+// structure-exception(function-lines loadConfig): over the limit before #21 set it; the split is left for a follow-up of #21
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>, readFile: ReadConfigFile = (p) => readFileSync(p, 'utf8')): ConfigResult {
   const parsed = parseGoFlags(argv, FLAGS);
   if (!parsed.ok) return parsed;

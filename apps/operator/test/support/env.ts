@@ -5,7 +5,7 @@ import { createLogger, type ConnectionSource } from '@rayjob/kube-runtime';
 import { join } from 'node:path';
 import { startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
-import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
+import { RAY_CRDS, sandboxImages } from './sandbox-images.ts';
 import { rayJobController, type RayJobControllerHandle } from '../../src/controllers/rayjob/controller.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import { api, eventually, type Json } from './api.ts';

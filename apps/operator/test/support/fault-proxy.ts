@@ -63,6 +63,7 @@ const statusBody = (code: number): string => {
 type Kubeconfig = { clusters: Array<{ cluster: { server: string } }> };
 
 /** Proxies the (plain HTTP) API server of `sourceKubeconfig`; writes the same kubeconfig pointing at the proxy. */
+// structure-exception(function-lines startFaultProxy): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: string): Promise<FaultProxy> {
   const config = parse(await readFile(sourceKubeconfig, 'utf8')) as Kubeconfig;
   const upstream = new URL(config.clusters[0]?.cluster.server ?? '');

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { Json } from './api.ts';
-import { repoPath } from '../../src/dev/sandbox-images.ts';
+import { repoPath } from './sandbox-images.ts';
 
 export interface Run {
   code: number;

@@ -4,7 +4,7 @@
 import { createLogger } from '@rayjob/kube-runtime';
 import { startSandbox, type AuditEvent, type ImageProgram, type Sandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../../src/config/config.ts';
-import { RAY_CRDS, sandboxImages } from '../../src/dev/sandbox-images.ts';
+import { RAY_CRDS, sandboxImages } from './sandbox-images.ts';
 import { rayClusterController, type RayClusterControllerHandle } from '../../src/controllers/raycluster/controller.ts';
 import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import type { ControllerRegistration } from '../../src/controllers/types.ts';

@@ -1,3 +1,4 @@
+// structure-exception(file-lines): over the limit before #21 set it; the split is left for a follow-up of #21
 /**
  * The decision scenarios of kuberay-rayjob.md §5 (KubeRay's unit, envtest and e2e suites), one row each,
  * asserting the whole decision. Rows marked "(ours)" differ from KubeRay on purpose (docs/compatibility.md).

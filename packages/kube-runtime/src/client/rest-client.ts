@@ -141,6 +141,7 @@ export async function createKubeClient(source: ConnectionSource, options: KubeCl
   return kubeClientOver(await openConnection(source), options);
 }
 
+// structure-exception(function-lines kubeClientOver): being split by #21 sandbox/shape work
 export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}): KubeClient {
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const maxRetries = options.maxRetryAfterRetries ?? 3;

@@ -49,6 +49,7 @@ export interface Informer<T extends KubeObject> {
   run(signal: AbortSignal): Promise<void>;
 }
 
+// structure-exception(function-lines createInformer): being split by #21 sandbox/shape work
 export function createInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
   const { client, type } = options;
   const clock = options.clock ?? systemClock;

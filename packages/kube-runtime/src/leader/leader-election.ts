@@ -46,6 +46,7 @@ export interface LeaderElector {
 
 export const defaultIdentity = (): string => `${process.env.POD_NAME ?? hostname()}_${randomUUID()}`;
 
+// structure-exception(function-lines createLeaderElector): being split by #21 sandbox/shape work
 export function createLeaderElector(options: LeaderElectionOptions): LeaderElector {
   const clock = options.clock ?? systemClock;
   const leaseDurationMs = options.leaseDurationMs ?? 15_000;

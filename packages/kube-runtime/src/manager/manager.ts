@@ -95,6 +95,7 @@ export interface Manager {
   kill(): Promise<void>;
 }
 
+// structure-exception(function-lines createManager): being split by #21 sandbox/shape work
 export function createManager(options: ManagerOptions): Manager {
   const clock = options.clock ?? systemClock;
   const log = options.logger ?? silentLogger;

@@ -34,6 +34,7 @@ export interface RuntimeMetricsOptions {
   processMetrics?: boolean;
 }
 
+// structure-exception(function-lines createRuntimeMetrics): being split by #21 sandbox/shape work
 export function createRuntimeMetrics(options: RuntimeMetricsOptions = {}): RuntimeMetrics {
   const registry = options.registry ?? new Registry();
   const clock = options.clock ?? systemClock;

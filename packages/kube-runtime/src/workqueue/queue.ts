@@ -31,6 +31,7 @@ export interface WorkQueueOptions {
   metrics?: QueueMetrics;
 }
 
+// structure-exception(function-lines createWorkQueue): being split by #21 sandbox/shape work
 export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const clock = options.clock ?? systemClock;
   const limiter = options.rateLimiter ?? defaultControllerRateLimiter(clock);

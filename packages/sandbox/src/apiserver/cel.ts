@@ -35,6 +35,7 @@ function tokenize(src: string): string[] {
 
 const precedence: Record<string, number> = { '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 3, '<=': 3, '>': 3, '>=': 3, in: 3, '+': 4, '-': 4, '*': 5, '/': 5, '%': 5 };
 
+// structure-exception(function-lines parseProgram): being split by #21 sandbox/shape work
 function parseProgram(src: string): Node {
   const toks = tokenize(src);
   let i = 0;

@@ -86,6 +86,7 @@ export interface ApiServer {
 
 const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+// structure-exception(function-lines startApiServer): being split by #21 sandbox/shape work
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   const ownsDir = options.dir === undefined;

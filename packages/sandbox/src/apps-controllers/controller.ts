@@ -26,6 +26,7 @@ export interface AppsControllers {
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+// structure-exception(function-lines startAppsControllers): being split by #21 sandbox/shape work
 export function startAppsControllers(options: AppsControllersOptions): AppsControllers {
   const { client } = options;
   const now = options.now ?? Date.now;

@@ -1,3 +1,4 @@
+// structure-exception(folder-cycle): being split by #21 sandbox/shape work (the apiserver<->gc and kubelet<->images cycles go there)
 // Garbage collector for ownerReferences, as kube-controller-manager's: background (dependents deleted
 // after the owner is gone), foreground (owner waits, with the `foregroundDeletion` finalizer, until its
 // blockOwnerDeletion dependents are gone) and orphan (dependents lose the ownerReference, then the owner
@@ -17,6 +18,7 @@ type Task = { kind: 'dependent'; ref: ObjectRef } | { kind: 'owner'; ref: Object
 
 const taskKey = (t: Task): string => `${t.kind}|${t.ref.bucket}|${t.ref.namespace}|${t.ref.name}`;
 
+// structure-exception(function-lines startGarbageCollector): being split by #21 sandbox/shape work
 export function startGarbageCollector(ctx: ApiContext): GarbageCollector {
   const queue = new Map<string, Task>();
   let scheduled = false;

@@ -1,8 +1,10 @@
+// structure-exception(folder-cycle): being split by #21 sandbox/shape work (the apiserver<->gc and kubelet<->images cycles go there)
 // The images a newcomer's first commands use, mapped to programs on this machine (there is no container
 // runtime): common base images run the host's shell, python and node; Ray images run real Ray where the
 // real-Ray tier is provisioned (tools/ray/provision.sh) and the Ray emulator elsewhere; our own submitter and
 // operator images run this checkout's entry points. Paths are configuration (the sandbox imports no app).
 import { existsSync } from 'node:fs';
+import { imageRepository } from '@rayjob/kube-model';
 import { join } from 'node:path';
 import type { ImageCatalog, ImageProgram } from '../kubelet/image-program.ts';
 import { rayEmulatorImage, realRayImage } from '../kubelet/ray-image.ts';
@@ -18,6 +20,12 @@ export interface DefaultImagesOptions {
   realRayBin?: string | null;
   node?: string;
   env?: NodeJS.ProcessEnv;
+  /** More image names that run our submitter (the operator's --submitter-image, say), matched by repository. */
+  submitterImages?: string[];
+  /** Run the apps from their TypeScript source even when a bundle is built (tests exercise this checkout's code). */
+  fromSource?: boolean;
+  /** `ray job ...` in Ray images runs our submitter (default), or with false the emulator's own CLI. */
+  rayJobsThroughSubmitter?: boolean;
 }
 
 export const submitterImageName = 'ghcr.io/rayjob/submitter';
@@ -34,8 +42,8 @@ export function findRealRayBin(env: NodeJS.ProcessEnv = process.env): string | u
  * where the image keeps its executable (its Dockerfile's ENTRYPOINT and the script behind it): a container whose
  * `command` names one of them runs the same program, as it would in the image.
  */
-function appProgram(node: string, bundle: string, source: string, imagePaths: string[]): ImageProgram | undefined {
-  const file = existsSync(bundle) ? bundle : existsSync(source) ? source : undefined;
+function appProgram(node: string, bundle: string | undefined, source: string, imagePaths: string[]): ImageProgram | undefined {
+  const file = bundle !== undefined && existsSync(bundle) ? bundle : existsSync(source) ? source : undefined;
   if (file === undefined) return undefined;
   return {
     entrypoint: [node, file],
@@ -54,14 +62,17 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     python: shell(['python3']),
     node: shell([node]),
   };
-  const submitter = appProgram(node, join(options.repoRoot, 'apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter']);
-  if (submitter) catalog[submitterImageName] = submitter;
-  const operator = appProgram(node, join(options.repoRoot, 'apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator']);
+  const bundle = (path: string): string | undefined => (options.fromSource ? undefined : join(options.repoRoot, path));
+  const submitter = appProgram(node, bundle('apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter']);
+  if (submitter) for (const image of [submitterImageName, ...(options.submitterImages ?? [])]) catalog[imageRepository(image)] = submitter;
+  const operator = appProgram(node, bundle('apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator']);
   if (operator) catalog[operatorImageName] = operator;
   const rayBin = options.realRayBin === null ? undefined : (options.realRayBin ?? findRealRayBin(options.env));
   const emulatorCli = join(options.repoRoot, 'packages/ray-emulator/src/cli.ts');
-  if (rayBin !== undefined) catalog['rayproject/ray'] = realRayImage({ rayBin });
-  else if (existsSync(emulatorCli)) catalog['rayproject/ray'] = rayEmulatorImage({ emulatorCli, node, ...(submitter && { jobCommand: submitter.entrypoint }) });
+  const jobsThroughSubmitter = options.rayJobsThroughSubmitter !== false && submitter !== undefined;
+  const ray = rayBin !== undefined ? realRayImage({ rayBin }) : existsSync(emulatorCli) ? rayEmulatorImage({ emulatorCli, node, ...(jobsThroughSubmitter && { jobCommand: submitter.entrypoint }) }) : undefined;
+  // KubeRay's samples and docs name these Ray images too.
+  if (ray) for (const image of ['rayproject/ray', 'rayproject/ray-ml', 'quay.io/kuberay/ray']) catalog[image] = ray;
   // Debian's redis-server where installed (.ci/run and the README's set-up install it): KubeRay's FT samples' Redis.
   const redisBin = findRedisBin(options.env);
   if (redisBin !== undefined) catalog.redis = redisImage({ redisBin });

@@ -28,6 +28,7 @@ function controllerJobUid(pod: Pod): string | undefined {
 
 const hasTrackingFinalizer = (pod: Pod): boolean => pod.metadata.finalizers?.includes(trackingFinalizer) ?? false;
 
+// structure-exception(function-lines startJobController): being split by #21 sandbox/shape work
 export function startJobController(options: JobControllerOptions): JobController {
   const { client } = options;
   const timing: JobControllerTiming = { ...defaultJobTiming, ...options.timing };

@@ -86,6 +86,7 @@ function volumeSources(client: KubeClient): VolumeSources {
   };
 }
 
+// structure-exception(function-lines startKubelet): being split by #21 sandbox/shape work
 export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const { client } = options;
   const nodeName = options.nodeName ?? 'sandbox-node';

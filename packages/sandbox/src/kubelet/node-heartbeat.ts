@@ -108,6 +108,7 @@ async function registerNode(client: KubeClient, facts: NodeFacts, now: number): 
   return current.value;
 }
 
+// structure-exception(function-lines startNodeHeartbeat): being split by #21 sandbox/shape work
 export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat {
   const { client, facts } = options;
   const timing = { ...defaultHeartbeatTiming, ...options.timing };

@@ -71,6 +71,7 @@ function allocator(): { take(): number; release(octet: number): void } {
   };
 }
 
+// structure-exception(function-lines startNetnsNetwork): being split by #21 sandbox/shape work
 export async function startNetnsNetwork(): Promise<PodNetwork> {
   await reapDeadClaims();
   const start = Math.floor(Math.random() * 200);

@@ -1,3 +1,4 @@
+// structure-exception(file-lines): being split by #21 sandbox/shape work
 // One pod on this node: sets up its network and volumes, runs init containers then containers as
 // process groups, restarts them per restartPolicy with back-off, probes readiness, and reports
 // status. Deletion: SIGTERM, wait the grace period, SIGKILL, final status, then delete the object.
@@ -62,6 +63,7 @@ const nowIso = (): string => rfc3339(Date.now());
 /** How soon a status write the API server did not take is tried again. */
 const statusRetryMs = 1_000;
 
+// structure-exception(function-lines startPodWorker): being split by #21 sandbox/shape work
 export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   let pod = initial;
   const uid = pod.metadata.uid ?? '';
@@ -186,6 +188,7 @@ export function startPodWorker(initial: Pod, deps: KubeletDeps): PodWorker {
   // ---- containers ---------------------------------------------------------------------------
   const podFacts = (): { podIP: string; hostIP: string; nodeName: string } => ({ podIP, hostIP: deps.network.gatewayIP, nodeName: deps.nodeName });
 
+  // structure-exception(function-lines startContainer): being split by #21 sandbox/shape work
   async function startContainer(run: ContainerRun): Promise<void> {
     if (terminating) return;
     const image = run.spec.image ?? '';

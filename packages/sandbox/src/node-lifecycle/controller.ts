@@ -22,6 +22,7 @@ export interface NodeLifecycleController {
   stop(): Promise<void>;
 }
 
+// structure-exception(function-lines startNodeLifecycleController): being split by #21 sandbox/shape work
 export function startNodeLifecycleController(options: NodeLifecycleControllerOptions): NodeLifecycleController {
   const { client } = options;
   const timing = { ...defaultNodeLifecycleTiming, ...options.timing };

@@ -43,6 +43,7 @@ export interface StoreOptions {
 
 const keyOf = (namespace: string, name: string): string => `${namespace}/${name}`;
 
+// structure-exception(function-lines createStore): being split by #21 sandbox/shape work
 export function createStore(options: StoreOptions = {}): Store {
   const historySize = options.historySize ?? 100_000;
   const data = new Map<string, Map<string, KubeObject>>();

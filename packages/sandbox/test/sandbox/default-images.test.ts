@@ -64,6 +64,25 @@ describe('default images', () => {
     expect(lookupImage(defaultImages({ repoRoot: repo, env: {}, node: '/n' }), 'ghcr.io/rayjob/submitter:v1')?.entrypoint).toEqual(['/n', join(repo, 'apps/submitter-sidecar/dist/submitter.mjs')]);
   });
 
+  it('configured submitter images run it too, whatever their tag or digest, and the source when asked (tests)', async () => {
+    await mkdir(join(repo, 'apps/submitter-sidecar/dist'), { recursive: true });
+    await writeFile(join(repo, 'apps/submitter-sidecar/dist/submitter.mjs'), '');
+    // A digest reference: the catalog is keyed by repository, so "…@sha256:…" must not leave "…@sha256" as the key
+    // (the operator's own dev catalog once cut at the digest's ':' and missed every other tag of the image).
+    const catalog = defaultImages({ repoRoot: repo, env: {}, node: '/n', fromSource: true, submitterImages: ['registry.local:5000/acme/submitter@sha256:0123abcd'] });
+    for (const image of ['registry.local:5000/acme/submitter@sha256:0123abcd', 'registry.local:5000/acme/submitter:v2', 'registry.local:5000/acme/submitter']) {
+      expect(lookupImage(catalog, image)?.entrypoint, image).toEqual(['/n', join(repo, 'apps/submitter-sidecar/src/main.ts')]);
+    }
+  });
+
+  it('`ray job` in Ray images runs the emulator\'s own CLI when not routed through our submitter', () => {
+    for (const image of ['rayproject/ray:2.58.0', 'rayproject/ray-ml:2.9.0', 'quay.io/kuberay/ray:2.58.0']) {
+      const program = lookupImage(defaultImages({ repoRoot: repo, realRayBin: null, node: '/n', rayJobsThroughSubmitter: false }), image);
+      expect(program?.env?.RAYJOB_RAY_JOB_COMMAND, image).toBeUndefined();
+      expect(program, image).toBeDefined();
+    }
+  });
+
   // The operator builds submitter containers with `command: [/submitter]` (the image's ENTRYPOINT): without the
   // mapping such a pod failed with StartError (exec: "/submitter": executable file not found).
   it.each([

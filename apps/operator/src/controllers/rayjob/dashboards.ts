@@ -53,6 +53,7 @@ const PROXY_TIMEOUT_MS = 10_000;
 /** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
 export type DashboardRequestObserver = (operation: 'get_job' | 'submit_job' | 'stop_job', outcome: string) => void;
 
+// structure-exception(function-lines createDashboardClients): being split by #21 sandbox/shape work
 export function createDashboardClients(
   route: DashboardRoute,
   readSecret: SecretReader,

@@ -47,6 +47,7 @@ export interface JobFollowerOptions {
   maxBytesPerJob?: number;
 }
 
+// structure-exception(function-lines createJobFollowers): being split by #21 sandbox/shape work
 export function createJobFollowers(
   dashboards: DashboardClients,
   onEnd: (key: string) => void,

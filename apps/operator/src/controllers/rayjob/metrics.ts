@@ -36,6 +36,7 @@ const PROVISIONING_REASONS = new Set(['RayClusterPodsProvisioning', 'RayClusterC
 
 const DURATION_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
 
+// structure-exception(function-lines createRayJobMetrics): being split by #21 sandbox/shape work
 export function createRayJobMetrics(registry: Registry, rayJobs: () => RayJob[]): RayJobMetrics {
   const registers = [registry];
   const duration = new Gauge({

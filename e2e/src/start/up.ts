@@ -5,16 +5,18 @@
 // real-Ray tier is provisioned) and our submitter image to our submitter; `--image NAME=COMMAND` maps more, and
 // `--image-layout NAME=DIR` runs NAME from a built OCI image (e.g. ghcr.io/rayjob/submitter=dist/images/submitter/oci).
 // Starts the operator (every registered controller) against it, prints the kubeconfig path and stays up until
-// SIGTERM/SIGINT. Dev only: never part of the operator's bundle.
+// SIGTERM/SIGINT. Dev only (a dev package's code): never part of the operator's bundle.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@rayjob/kube-runtime';
+import { loadConfig, startOperator } from '@rayjob/operator';
 import { defaultImages, imageLayoutFlag, parseImageFlag, startSandbox } from '@rayjob/sandbox';
-import { loadConfig } from '../config/config.ts';
-import { startOperator } from '../operator.ts';
-import { RAY_CRDS, repoPath, sandboxImages } from './sandbox-images.ts';
+
+const repoPath = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const RAY_CRDS = [repoPath('packages/core/crds/ray.io_rayjobs.yaml'), repoPath('packages/core/crds/ray.io_rayclusters.yaml')];
 
 const { values } = parseArgs({
   options: {
@@ -34,10 +36,15 @@ if (loaded.ok !== true) {
   process.stderr.write(`rayjob up: ${loaded.ok === false ? loaded.message : 'unexpected --help'}\n`);
   process.exit(2);
 }
-const images = {
-  ...defaultImages({ repoRoot: repoPath(''), realRayBin: values['real-ray'] ? undefined : null }),
-  ...sandboxImages({ realRay: values['real-ray'] ?? false, submitterImages: [loaded.config.submitterImage] }),
-};
+// The sandbox's one image catalog: Ray images run the emulator (or real Ray with --real-ray), the operator's
+// submitter image runs this checkout's submitter source.
+const images = defaultImages({
+  repoRoot: repoPath(''),
+  realRayBin: values['real-ray'] ? undefined : null,
+  fromSource: true,
+  submitterImages: [loaded.config.submitterImage],
+  rayJobsThroughSubmitter: false,
+});
 for (const flag of values.image ?? []) {
   const parsed = parseImageFlag(flag);
   if (!parsed.ok) {
