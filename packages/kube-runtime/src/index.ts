@@ -15,6 +15,8 @@ export type { KubeObject, ObjectMeta, OwnerReference, ObjectList, ListMeta, Watc
 
 export { createIndexedCache, stripManagedFields, namespaceIndex, ownerIndex, labelIndex } from './cache/indexed-cache.ts';
 export type { IndexedCache, IndexFunc } from './cache/indexed-cache.ts';
+export { keepFields, keepFieldsTransform, ruleOfKey } from './cache/keep-fields.ts';
+export type { KeepRule } from './cache/keep-fields.ts';
 export { createInformer } from './informer/informer.ts';
 export type { Informer, InformerOptions, EventHandlers } from './informer/informer.ts';
 export { listAll } from './informer/list-pages.ts';

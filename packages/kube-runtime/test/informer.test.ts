@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createInformer, objectKey, resources, type KubeObject } from '../src/index.ts';
+import { createInformer, keepFields, keepFieldsTransform, objectKey, resources, type KubeObject } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
 import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
 
@@ -149,5 +149,50 @@ describe('informer against the sandbox API server', () => {
     await eventually(() => seen.includes('add after-stall'), 10_000, 'the event after a stalled watch');
     expect(lists()).toHaveLength(1);
     expect(watches().length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('informer cache transform', () => {
+  it('trims every listed and watched object before the cache and the handlers see it', async () => {
+    await create('listed', { keep: 'a', drop: 'x'.repeat(1000) }, { app: 'x' });
+    const informer = createInformer<ConfigMap>({
+      client: cluster.client,
+      type: resources.configmaps,
+      namespace: 'default',
+      backoff: fastBackoff,
+      transform: keepFieldsTransform<ConfigMap>({ metadata: { name: true, namespace: true, resourceVersion: true, labels: true }, data: { keep: true } }),
+    });
+    const handled: ConfigMap[] = [];
+    informer.addHandlers({ add: (o) => handled.push(o), update: (_old, o) => handled.push(o), delete: (o) => handled.push(o) });
+    void informer.run(stop.signal);
+    expect(await informer.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
+    await create('watched', { keep: 'b', drop: 'y' });
+    await eventually(() => informer.cache.size() === 2);
+    for (const obj of [...informer.cache.list(), ...handled]) {
+      expect(Object.keys(obj).sort()).toEqual(['data', 'metadata']);
+      expect(Object.keys(obj.metadata).sort()).toEqual(expect.arrayContaining(['name', 'namespace', 'resourceVersion']));
+      expect(obj.metadata).not.toHaveProperty('uid');
+      expect(obj.metadata).not.toHaveProperty('creationTimestamp');
+      expect(obj.data).toEqual({ keep: expect.any(String) });
+    }
+    expect(informer.cache.getByName('default', 'listed')?.metadata.labels).toEqual({ app: 'x' });
+  });
+});
+
+describe('keepFields', () => {
+  it('keeps named keys, whole subtrees, array elements by rule and map keys by "*", and drops the rest', () => {
+    const pod = {
+      metadata: { name: 'p', labels: { a: 'b' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', keep: 'y' }, managedFields: [{ manager: 'x' }] },
+      spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'E', value: 'v' }] }], volumes: [{ name: 'v' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }], qosClass: 'BestEffort' },
+    };
+    const rule = { metadata: { name: true, labels: true, annotations: { '*': true, 'kubectl.kubernetes.io/last-applied-configuration': false } }, spec: { containers: [{ name: true }] }, status: { phase: true, conditions: [{ type: true, status: true }] } } as const;
+    expect(keepFields(pod, rule)).toEqual({
+      metadata: { name: 'p', labels: { a: 'b' }, annotations: { keep: 'y' } },
+      spec: { containers: [{ name: 'c' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    // A value of the wrong shape for its rule is dropped, not kept.
+    expect(keepFields({ spec: { containers: 'oops' } }, rule)).toEqual({ spec: {} });
   });
 });

@@ -34,7 +34,8 @@ const builtinIndexes: Record<string, IndexFunc<KubeObject>> = {
 };
 
 export function stripManagedFields<T extends KubeObject>(obj: T): T {
-  if (obj.metadata.managedFields === undefined) return obj;
+  // hasOwn, not a read: a cache whose transform already trimmed the object does not ask for a field it dropped.
+  if (!Object.hasOwn(obj.metadata, 'managedFields')) return obj;
   const { managedFields: _dropped, ...metadata } = obj.metadata;
   return { ...obj, metadata };
 }

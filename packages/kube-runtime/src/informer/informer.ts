@@ -27,6 +27,12 @@ export interface InformerOptions<T extends KubeObject> {
   /** Items per list page. Default 500 (client-go's). */
   pageSize?: number;
   indexes?: Record<string, IndexFunc<T>>;
+  /**
+   * Applied to every listed and watched object before it enters the cache or reaches a handler (controller-runtime's
+   * cache TransformFunc): keep only what the readers read, so the cache does not hold what nobody looks at. It must
+   * keep metadata.name, namespace and resourceVersion, and return a new object (the input is not retained).
+   */
+  transform?: (obj: T) => T;
   backoff?: BackoffOptions;
   /** Server-side watch timeout; client-go picks 5-10 min at random. */
   watchTimeoutSeconds?: number;
@@ -56,6 +62,7 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
   const log = (options.logger ?? silentLogger).child({ informer: type.plural, ...(options.namespace !== undefined && { namespace: options.namespace }) });
   const backoff = createBackoff(clock, options.backoff);
   const cache = createIndexedCache<T>(options.indexes);
+  const transform = options.transform ?? ((obj: T) => obj);
   const handlers: Array<EventHandlers<T>> = [];
   const syncWaiters: Array<() => void> = [];
   let synced = false;
@@ -82,7 +89,8 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
   };
 
   const relist = async (signal: AbortSignal): Promise<KubeError | undefined> => {
-    const listed = await listAll<T>(client, type, { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize ?? 500, signal });
+    // Transformed page by page, so a full list never sits in memory untransformed.
+    const listed = await listAll<T>(client, type, { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize ?? 500, signal, transform });
     if (!listed.ok) return listed.error;
     const seen = new Set<string>();
     for (const obj of listed.value.items) {
@@ -125,8 +133,8 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
           return;
         }
         const newRv = event.object.metadata?.resourceVersion;
-        if (event.type === 'ADDED' || event.type === 'MODIFIED') upsert(event.object);
-        else if (event.type === 'DELETED') remove(event.object);
+        if (event.type === 'ADDED' || event.type === 'MODIFIED') upsert(transform(event.object));
+        else if (event.type === 'DELETED') remove(transform(event.object));
         if (newRv !== undefined && newRv !== '') rv = newRv;
       },
     });

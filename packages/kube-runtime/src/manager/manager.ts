@@ -60,6 +60,8 @@ export interface InformerScope<T extends KubeObject> {
   labelSelector?: string;
   fieldSelector?: string;
   indexes?: Record<string, IndexFunc<T>>;
+  /** The cache transform (see InformerOptions.transform); like indexes, the first caller's is the informer's. */
+  transform?: (obj: T) => T;
 }
 
 export type ManagerExit = 'stopped' | 'leader-election-lost';
