@@ -5,6 +5,7 @@ import { createLogger, createManager, createRuntimeMetrics, kubeClientOver, open
 import type { OperatorConfig } from './config/config.ts';
 import { controllers as registered } from './controllers/index.ts';
 import type { ControllerRegistration, StartedController } from './controllers/types.ts';
+import type { CacheTransforms } from './runtime/cached-fields.ts';
 import { createSharedInformers } from './runtime/shared-informers.ts';
 import { operatorUserAgent } from './user-agent.ts';
 
@@ -12,6 +13,8 @@ export interface OperatorOptions {
   config: OperatorConfig;
   /** Controllers to run (default: the registry in controllers/index.ts). */
   controllers?: ControllerRegistration[];
+  /** What each cache keeps of an object (default: runtime/cached-fields.ts; tests record the controllers' reads). */
+  cacheTransforms?: CacheTransforms;
   /** Name resolution for dashboards reached directly (a sandbox's cluster DNS when running outside it). */
   dashboardLookup?: LookupFunction;
   logger?: Logger;
@@ -75,7 +78,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       leaderElection: { id: config.leaderElectionId, namespace: leaseNamespace(config.leaderElectionNamespace), identity, client: kubeClientOver(connection, limits), ...options.leaderElection },
     }),
   });
-  const informers = createSharedInformers(manager, config.watchNamespaces);
+  const informers = createSharedInformers(manager, config.watchNamespaces, options.cacheTransforms);
   // Through the API server's service proxy the dashboard is reached as the API server is: its CA, the same client
   // certificate or token (asked per client, so a token the kubelet rotated is used), the same audit identity.
   const dashboardRoute = {

@@ -9,6 +9,7 @@ import { rayClusterController, type RayClusterControllerHandle } from '../../src
 import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import type { ControllerRegistration } from '../../src/controllers/types.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
+import type { CacheTransforms } from '../../src/runtime/cached-fields.ts';
 import { api, eventually, type Json } from './api.ts';
 import { discoverPlurals, saveOperatorCalls } from './operator-calls.ts';
 
@@ -33,6 +34,8 @@ export interface RayClusterEnvOptions {
   withRayJobs?: boolean;
   extraImages?: Record<string, ImageProgram>;
   argv?: string[];
+  /** The operator's cache transforms (cached-fields.test.ts records reads through them). */
+  cacheTransforms?: CacheTransforms;
   /** Ray images run the provisioned real Ray (tools/ray/provision.sh) instead of the emulator. */
   realRay?: boolean;
 }
@@ -70,6 +73,7 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
     const operator = await startOperator({
       config: loaded.config,
       controllers,
+      ...(options.cacheTransforms && { cacheTransforms: options.cacheTransforms }),
       ...(sandbox.node && { dashboardLookup: sandbox.node.lookup }),
       logger: createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
     });

@@ -15,10 +15,11 @@ import {
   type Service,
 } from '@rayjob/core';
 import { describeError, isNotFound, resources, type KubeClient, type KubeObject } from '@rayjob/kube-runtime';
+import { RAY_POD_SELECTOR } from '../../runtime/cached-fields.ts';
 import type { SharedInformers } from '../../runtime/shared-informers.ts';
 
-/** Every Ray Pod (KubeRay caches head, worker and redis-cleanup Pods); node-type is a label users cannot override. */
-export const RAY_POD_SELECTOR = 'ray.io/node-type';
+/** Every Ray Pod (runtime/cached-fields.ts: one cache, shared with the RayJob controller). */
+export { RAY_POD_SELECTOR };
 
 /** The kinds the RayCluster controller reads from the informers' cache. */
 export interface ObjectView {

@@ -1,5 +1,6 @@
 import { isManagedBy, validateRayJob, type K8sJob, type Pod, type RayCluster, type RayJob, type Service } from '@rayjob/core';
 import { createExpectations, mapsTo, newControllerManagedBy, objectKey, ownerKeys, resources, type KubeClient, type KubeObject } from '@rayjob/kube-runtime';
+import { CREATED_BY_SELECTOR, RAY_POD_SELECTOR, SUBMITTER_POD_SELECTOR } from '../../runtime/cached-fields.ts';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
@@ -11,8 +12,8 @@ import type { ObjectView } from './observe.ts';
 import { CREATE_EXPECTATION_TTL_MS, createRayJobState, reconcileRayJob, type RayJobState } from './reconcile.ts';
 
 export { RAYJOB_CONTROLLER_NAME } from './events.ts';
-/** The operator's caches only see objects KubeRay labels as its own (Jobs, and pods: heads and submitters). */
-export const CREATED_BY_SELECTOR = 'app.kubernetes.io/created-by=kuberay-operator';
+/** The operator's caches only see objects KubeRay labels as its own (runtime/cached-fields.ts). */
+export { CREATED_BY_SELECTOR };
 /** RayJobs by the RayCluster they use (owned or selected): a cluster's or head pod's change reaches them. */
 const CLUSTER_INDEX = 'rayClusterName';
 
@@ -57,7 +58,8 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   });
   const clusters = informers.get<RayCluster & KubeObject>(resources.rayClusters);
   const jobs = informers.get<K8sJob & KubeObject>(resources.jobs, CREATED_BY_SELECTOR);
-  const pods = informers.get<Pod & KubeObject>(resources.pods, CREATED_BY_SELECTOR);
+  // Head pods from the Ray pods' cache (shared with the RayCluster controller), submitter pods from their own.
+  const pods = [...informers.get<Pod & KubeObject>(resources.pods, RAY_POD_SELECTOR), ...informers.get<Pod & KubeObject>(resources.pods, SUBMITTER_POD_SELECTOR)];
   const services = informers.get<Service & KubeObject>(resources.services);
 
   const events = createRayJobEventRecorder(ctx.client, ctx.identity);
@@ -157,6 +159,6 @@ function objectView(ctx: ControllerContext): ObjectView {
     service: (ns, name) => get<Service & KubeObject>(resources.services, ns, name),
     job: (ns, name) => get<K8sJob & KubeObject>(resources.jobs, ns, name, CREATED_BY_SELECTOR),
     pods: (ns, labels) =>
-      (informers.forNamespace<Pod & KubeObject>(resources.pods, ns, CREATED_BY_SELECTOR)?.cache.byLabels({ ...labels }) ?? []).filter((p) => p.metadata.namespace === ns),
+      (informers.forNamespace<Pod & KubeObject>(resources.pods, ns, labels['ray.io/node-type'] !== undefined ? RAY_POD_SELECTOR : SUBMITTER_POD_SELECTOR)?.cache.byLabels({ ...labels }) ?? []).filter((p) => p.metadata.namespace === ns),
   };
 }
