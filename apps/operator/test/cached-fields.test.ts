@@ -17,7 +17,11 @@ const informerFields = ['name', 'namespace', 'resourceVersion'];
  * belongs here only when a reader of it exists that a sandbox run cannot reach deterministically.
  */
 const conditionalReads: Record<string, Array<{ path: string; reader: string }>> = {
-  pods: [{ path: 'status.containerStatuses.[].lastState.terminated', reader: "core decision/submitter-state.ts and running/evidence.ts: a restarted container's last exit" }],
+  pods: [
+    { path: 'status.containerStatuses.[].lastState.terminated', reader: "core decision/submitter-state.ts and running/evidence.ts: a restarted container's last exit" },
+    { path: 'spec.restartPolicy', reader: 'core raycluster/pod-health.ts and plan-multi-host.ts: a Ray container ended under restartPolicy Never' },
+    { path: 'metadata.annotations', reader: "core raycluster/plan.ts: upgradeStrategy Recreate compares the head pod's recorded hash and operator version" },
+  ],
   jobs: [{ path: 'metadata.deletionTimestamp', reader: 'core decision/submitter-state.ts and states/release.ts: a submitter Job already being deleted' }],
 };
 let recorder: CacheReads;

@@ -4,6 +4,7 @@
 // tolerations; its node and QoS details; a Job's pod template).
 // test/cached-fields.test.ts runs the controllers over full objects and fails when they read a field not listed
 // here, or when a field listed here is never read: change this list with the code that reads.
+import { rayClusterAnnotationKeys } from '@rayjob/core';
 import { keepFieldsTransform, type KeepRule, type KubeObject } from '@rayjob/kube-runtime';
 
 /** The operator's objects carry it (KubeRay's label): the Job cache sees only these. */
@@ -26,8 +27,8 @@ export const cachedFields: Readonly<Record<string, KeepRule>> = {
   rayclusters: true,
   // Head, worker and submitter pods: their state, not their spec (env, volumes, probes), nor scheduling details.
   pods: {
-    metadata: { ...identity, labels: true, ownerReferences: ownerReference, deletionTimestamp: true },
-    spec: { containers: [{ name: true }] },
+    metadata: { ...identity, labels: true, ownerReferences: ownerReference, deletionTimestamp: true, annotations: { [rayClusterAnnotationKeys.kuberayVersion]: true, [rayClusterAnnotationKeys.upgradeStrategyHash]: true } },
+    spec: { containers: [{ name: true }], restartPolicy: true },
     status: {
       phase: true,
       podIP: true,
