@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { eventually } from '@rayjob/test-support';
 
 const cli = join(import.meta.dirname, '..', 'src', 'campaign', 'cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'campaign-interrupt-'));
@@ -25,13 +26,9 @@ function processesUsing(folder: string): number[] {
   return pids;
 }
 
-async function until(what: string, check: () => boolean, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = async (what: string, check: () => boolean, withinMs: number): Promise<void> => {
+  await eventually(check, { what, withinMs, everyMs: 200, retryErrors: false });
+};
 
 it('SIGINT stops the sandbox, its pods and the operator, then exits 130 with a summary', async () => {
   const child = spawn(process.execPath, [cli, '--seeds', '2', '--concurrency', '2', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });

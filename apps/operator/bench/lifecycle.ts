@@ -26,6 +26,7 @@ import { createDashboardProxies } from './support/dashboard-proxies.ts';
 import { startKubeRayPoller, type Poller } from './support/kuberay-poller.ts';
 import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
 import { ms, percentile, ratio, table } from './support/stats.ts';
+import { eventually } from '@rayjob/test-support';
 
 const { values: opts } = parseArgs({
   options: {
@@ -94,13 +95,9 @@ async function direct(method: string, path: string, body?: unknown, attempt = 1)
   return { status: res.status, body: text ? (JSON.parse(text) as Json) : undefined };
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> => {
+  await eventually(check, { what, withinMs: timeoutMs, everyMs: 100, retryErrors: false });
+};
 
 const isTerminal = (j: Json): boolean => ['Complete', 'Failed'].includes(j.status?.jobDeploymentStatus);
 const runningWithJob = (j: Json): boolean => j.status?.jobDeploymentStatus === 'Running' && Boolean(j.status?.jobId) && Boolean(j.status?.dashboardURL);

@@ -30,6 +30,7 @@ import { RAY_CRDS } from '../test/support/sandbox-images.ts';
 import { startSyntheticNode } from './support/synthetic-node.ts';
 import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
 import { mb, ratio, table } from './support/stats.ts';
+import { eventually } from '@rayjob/test-support';
 
 const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' } } });
 const SIZES = (opts.sizes ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
@@ -103,13 +104,9 @@ async function metric(c: Child, name: string, controller: string): Promise<numbe
   return sum;
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> => {
+  await eventually(check, { what, withinMs: timeoutMs, everyMs: 250, retryErrors: false });
+};
 
 /** The wall time of one reconcile (at the measured rate) in structuredClones of a RayJob. */
 const perReconcile = (reconcilesPerSecond: number): string => (reconcilesPerSecond > 0 ? (cloneRate / reconcilesPerSecond).toFixed(0) : 'n/a');

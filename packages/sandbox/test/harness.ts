@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { eventually as awaitCondition } from '@rayjob/test-support';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../src/index.ts';
 
 /** Response bodies in tests are read loosely; assertions pin their shape. */
@@ -51,20 +52,8 @@ export async function startHarness(options: ApiServerOptions = {}): Promise<Harn
 }
 
 /** Poll until `check` returns a value other than undefined/false, or fail after `ms`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export const eventually = <T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> =>
+  awaitCondition(check, { what, withinMs: ms, everyMs: 20 });
 
 /** Raw HTTP against the server (for status codes and bodies exactly as sent). */
 export async function http(

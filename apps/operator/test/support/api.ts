@@ -1,3 +1,4 @@
+import { eventually as awaitCondition } from '@rayjob/test-support';
 // Raw API calls for tests: status codes and bodies exactly as the API server sent them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -19,17 +20,5 @@ export async function api(url: string, method: string, path: string, body?: unkn
 }
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `ms` naming `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export const eventually = <T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000, everyMs = 50): Promise<T> =>
+  awaitCondition(check, { what, withinMs: ms, everyMs });

@@ -1,15 +1,5 @@
-// Await a condition with a bound: poll `check` until it returns a value other than undefined/false.
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { eventually as awaitCondition } from '@rayjob/test-support';
+
+// Await a condition with a bound: @rayjob/test-support's eventually, in this package's argument order.
+export const eventually = <T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> =>
+  awaitCondition(check, { what, withinMs: ms, everyMs: 10 });

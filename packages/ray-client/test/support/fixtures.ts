@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { afterEach } from 'vitest';
 import { fastTiming, startRayEmulator, type RayEmulator, type RayEmulatorOptions } from '@rayjob/ray-emulator';
+import { freePort } from '@rayjob/test-support';
 import { createRayClient, type RayClient, type RayClientOptions } from '../../src/index.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -50,13 +51,7 @@ export function onCleanup(fn: () => Promise<void>): void {
 }
 
 /** A port with nothing listening (bound then released). */
-export async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const address = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return typeof address === 'object' && address ? address.port : 1;
-}
+export const deadPort = (): Promise<number> => freePort();
 
 export async function untilStatus(c: RayClient, id: string, status: string): Promise<void> {
   const { waitFor } = await import('./wait-for.ts');

@@ -9,6 +9,7 @@ import type { ApiServer } from '../../src/apiserver/server.ts';
 import { startJobController } from '../../src/job-controller/controller.ts';
 import type { JobController } from '../../src/job-controller/controller.ts';
 import { createKubeClient, describeError, resources, type KubeClient } from '@rayjob/kube-runtime';
+import { eventually } from '@rayjob/test-support';
 import type { Pod } from '../../src/kube-objects/types.ts';
 import type { ImageCatalog } from '../../src/kubelet/image-program.ts';
 import type { KubeletTiming } from '../../src/kubelet/kubelet-config.ts';
@@ -55,20 +56,8 @@ export async function startHarness(opts: { jobController?: boolean; images?: Ima
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export const waitFor = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> =>
+  eventually(probe, { what, withinMs: timeoutMs, everyMs: 25 });
 
 export async function getPod(client: KubeClient, name: string, namespace = 'default'): Promise<Pod | undefined> {
   const result = await client.get<Pod>(resources.pods, { namespace, name });
