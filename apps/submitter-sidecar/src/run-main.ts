@@ -6,7 +6,7 @@ import { SubmitterExitCode } from '@rayjob/core';
 import { loadConfig } from './cli/load-config.ts';
 import { submitterVersion, usage } from './cli/usage.ts';
 import { outcome, signalNotice } from './exit.ts';
-import { makeRedact } from './output/redaction.ts';
+import { makeRedactor } from '@rayjob/ray-client';
 import { startRun, writeFinalWord } from './run/run-submitter.ts';
 
 const writers = {
@@ -25,11 +25,11 @@ export function runMain(argv: readonly string[]): void {
     process.exit(0);
   }
   if (loaded.kind === 'usage-error') {
-    writers.stderr(`ray-job-submitter: ${makeRedact(loaded.secrets)(loaded.message)}\nRun with --help for usage.\n`);
+    writers.stderr(`ray-job-submitter: ${makeRedactor(loaded.secrets)(loaded.message)}\nRun with --help for usage.\n`);
     process.exit(SubmitterExitCode.Rejected);
   }
   const config = loaded.config;
-  const redact = makeRedact(config.secrets);
+  const redact = makeRedactor(config.secrets);
 
   let client;
   try {

@@ -21,3 +21,4 @@ export {
   type SubmitRequest,
 } from './schemas.ts';
 export { compareRayVersions, gateSubmitBody, submitFieldMinVersion } from './version-gate.ts';
+export { makeRedactor, type Redactor } from './redact.ts';

@@ -1,7 +1,7 @@
 // Where the submitter's own lines go. Job output is always raw on stdout. The submitter's own lines are
 // plain text (info on stdout, warnings and errors on stderr, as Ray's CLI) or, with --log-format json, one JSON
 // object per line on stderr. Everything the submitter itself writes is redacted.
-import type { Redact } from './redaction.ts';
+import type { Redactor } from '@rayjob/ray-client';
 
 export interface Writers {
   stdout: (text: string) => void;
@@ -22,7 +22,7 @@ export interface Reporter {
 export function createReporter(options: {
   format: 'text' | 'json';
   writers: Writers;
-  redact: Redact;
+  redact: Redactor;
   now: () => number;
   /** Added to every JSON line. */
   context: () => Fields;

@@ -2,11 +2,11 @@
 // termination message. Written synchronously: it must land even on the SIGTERM path, which exits at once.
 import { writeFileSync } from 'node:fs';
 import { formatTerminationMessage, type TerminationMessage } from '@rayjob/core';
-import type { Redact } from './redaction.ts';
+import type { Redactor } from '@rayjob/ray-client';
 
 export type TerminationWrite = { ok: true } | { ok: false; error: string };
 
-export function writeTerminationLog(path: string, message: TerminationMessage, redact: Redact): TerminationWrite {
+export function writeTerminationLog(path: string, message: TerminationMessage, redact: Redactor): TerminationWrite {
   const safe: TerminationMessage = {
     ...message,
     ...(message.message !== undefined ? { message: redact(message.message) } : {}),

@@ -4,7 +4,7 @@
 import type { RayClient } from '@rayjob/ray-client';
 import type { SubmitterConfig } from '../cli/load-config.ts';
 import { emptyKnowledge, outcome, terminationMessageFor, type JobKnowledge, type Outcome } from '../exit.ts';
-import { makeRedact } from '../output/redaction.ts';
+import { makeRedactor } from '@rayjob/ray-client';
 import { createReporter, type Reporter, type Writers } from '../output/reporter.ts';
 import { statusLines } from '../output/status-lines.ts';
 import { writeTerminationLog } from '../output/termination-log.ts';
@@ -37,7 +37,7 @@ export interface Run {
 
 export function startRun(config: SubmitterConfig, deps: RunDeps): Run {
   const clock = deps.clock ?? systemClock;
-  const redact = makeRedact(config.secrets);
+  const redact = makeRedactor(config.secrets);
   const knowledge = emptyKnowledge(config.submissionId ?? (deps.makeSubmissionId ?? newSubmissionId)());
   const reporter = createReporter({
     format: config.logFormat,
@@ -98,6 +98,6 @@ export function writeFinalWord(ctx: Pick<RunContext, 'config' | 'reporter' | 'kn
   const target = ctx.config.terminationLog;
   const message = terminationMessageFor(ctx.knowledge, result);
   if (!target || !message) return;
-  const written = writeTerminationLog(target.path, message, makeRedact(ctx.config.secrets));
+  const written = writeTerminationLog(target.path, message, makeRedactor(ctx.config.secrets));
   if (!written.ok && target.required) ctx.reporter.line('warn', written.error, { event: 'termination-log' });
 }
