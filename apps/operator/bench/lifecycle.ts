@@ -20,7 +20,7 @@ import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
 import { loadConfig } from '../src/config/config.ts';
 import { RAY_CRDS, sandboxImages } from '../test/support/sandbox-images.ts';
 import { startOperator } from '../src/operator.ts';
-import { analyse } from './support/api-writes.ts';
+import { analyse, isWrite, type WriteAnalysis } from './support/api-writes.ts';
 import { startCountingProxy } from './support/counting-proxy.ts';
 import { createDashboardProxies } from './support/dashboard-proxies.ts';
 import { startKubeRayPoller, type Poller } from './support/kuberay-poller.ts';
@@ -191,10 +191,18 @@ for (const { mode, analysis } of writeReports) {
   for (const n of analysis.noOps.slice(0, 3)) console.log(`  NO-OP WRITE: ${n.kind} ${n.path.split('?')[0]} body ${n.body.slice(0, 200)}`);
 }
 console.log(`anchor (minimum writes of one lifecycle, shutdownAfterJobFinishes):
-  RayJob controller: create rayclusters 1, create jobs 1 (K8sJobMode only), update rayjobs/status 3
-    (Initializing; Running; Complete with endTime), delete rayclusters 1  => K8sJobMode 6, HTTPMode 5
+  RayJob controller: patch rayjobs 2 (finalizer added; removed once the RayJob is deleted: KubeRay has the same
+    finalizer), create rayclusters 1, create jobs 1 (K8sJobMode only), update rayjobs/status 3
+    (Initializing; Running; Complete with endTime), delete rayclusters 1  => K8sJobMode 8, HTTPMode 7
   RayCluster controller: create pods 1 (head), create services 1 (head svc), update rayclusters/status 1 (ready) => 3
   events (create events): one per KubeRay event reason emitted; not counted in the minimum`);
+const MINIMUM_WRITES: Record<string, number> = { K8sJobMode: 8 + 3, HTTPMode: 7 + 3 };
+/** Writes other than events, per RayJob (the minimum above does not count events). */
+const writesBesidesEvents = (a: WriteAnalysis): number =>
+  [...a.byKind].reduce((n, [kind, count]) => {
+    const [verb = '', resource = ''] = kind.split(' ');
+    return isWrite(verb) && resource !== 'events' ? n + count : n;
+  }, 0) / JOBS;
 
 // 3. steady window: long jobs, both modes at once.
 const steady = MODES.flatMap((mode) => Array.from({ length: RUNNING }, (_, i) => ({ mode, name: `steady-${mode === 'K8sJobMode' ? 'k8s' : 'http'}-${i}` })));
@@ -232,6 +240,16 @@ for (const p of dashboards.byTarget.values()) {
   }
 }
 console.log(`  operator dashboard requests in the window by route (all ${steady.length} jobs): ${[...windowPaths].map(([k, n]) => `${k} x${n}`).join('; ') || 'none'}`);
+
+// The figures of #27 side by side: ours, the goal, KubeRay's (facts: performance.md B4 and B9, kuberay-rayjob.md §2.2).
+const summary: string[][] = [['figure', 'mode', 'ours', 'goal', 'KubeRay']];
+for (const { mode, analysis } of writeReports) {
+  summary.push(['API writes per RayJob (events aside)', mode, writesBesidesEvents(analysis).toFixed(2), `${MINIMUM_WRITES[mode]} (the minimum listed)`, '~18-26 (code read: RayJob 10-14 + RayCluster 8-12)']);
+  summary.push(['no-op writes per RayJob', mode, (analysis.noOps.length / JOBS).toFixed(2), '0', 'status written only on a change (kuberay-rayjob.md 2.2)']);
+}
+for (const row of dashRows.slice(1)) summary.push(['dashboard requests per running job per minute', row[0] ?? '', row[2] ?? '', '<= 2', `>= 20 (3 s poll; simulated here: ${row[3] ?? ''})`]);
+console.log('\nsummary (#27: status writes and requests)');
+table(summary);
 
 watch.stop();
 await operator.stop();
