@@ -15,6 +15,7 @@ const benches = [
   ['submitter: cold start, RSS, bundle size', 'tools/bench/submitter.mjs', []],
   ["images: compressed sizes; the submitter's cold start and peak RSS from inside its image", 'tools/bench/images.mjs', []],
   ['operator: detection lag, API writes, dashboard requests per RayJob', 'apps/operator/bench/lifecycle.ts', []],
+  ["operator: what a job's log volume costs it (200 MB vs 1 KB: bytes read, CPU, detection lag)", 'apps/operator/bench/log-volume.ts', []],
   ['operator: RSS and reconcile throughput with 1,000 and 10,000 RayJobs (synthetic mode)', 'apps/operator/bench/scale.ts', []],
   ['e2e: fault campaign seeds per minute (12 seeds)', 'e2e/bench/campaign.ts', []],
 ];
