@@ -22,7 +22,7 @@ import { createRayClient } from '@rayjob/ray-client';
 import { startRayEmulator } from '@rayjob/ray-emulator';
 import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
 import { DEFAULT_TAIL_BYTES_PER_JOB } from '../src/controllers/rayjob/job-followers.ts';
-import { RAY_CRDS } from '../src/dev/sandbox-images.ts';
+import { RAY_CRDS } from '../test/support/sandbox-images.ts';
 import { startSyntheticNode } from './support/synthetic-node.ts';
 import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
 import { mb, ms, percentile, ratio, table } from './support/stats.ts';
