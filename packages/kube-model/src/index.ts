@@ -6,3 +6,4 @@ export * from './time.ts';
 export * from './semantic-equal.ts';
 export * from './image-reference.ts';
 export * from './ray-job-status.ts';
+export * from './ray-version.ts';
