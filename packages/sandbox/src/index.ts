@@ -2,12 +2,12 @@
 // with the node side (kubelet, pod network, cluster DNS, endpoints controller) and the Job controller.
 export { startApiServer } from './apiserver/server.ts';
 export type { ApiServer, ApiServerOptions } from './apiserver/server.ts';
-export type { AuditEvent, AuditObjectRef, AuditSink } from './apiserver/audit.ts';
+export type { AuditEvent, AuditObjectRef, AuditSink } from './apiserver/audit/audit.ts';
 export { startSandbox } from './sandbox.ts';
 export type { Sandbox, SandboxOptions, SandboxComponent, SandboxComponentContext, StartedComponent } from './sandbox.ts';
-export { kubeconfigYaml } from './apiserver/kubeconfig.ts';
+export { kubeconfigYaml } from './apiserver/serving/kubeconfig.ts';
 export { podLogPath } from './kubelet/log-paths.ts';
-export { microNow, timeNow } from './apiserver/microtime.ts';
+export { microNow, timeNow } from './apiserver/encodings/microtime.ts';
 export type { KubeObject, ObjectMeta, OwnerReference } from './store/types.ts';
 export type { ImageCatalog, ImageProgram, ImageProgramContext } from './kubelet/image-program.ts';
 export type { SandboxNode, SandboxNodeOptions } from './kubelet/sandbox-node.ts';

@@ -13,7 +13,7 @@ import { startServiceAccountController } from './service-accounts/controller.ts'
 import { startNodeLifecycleController, type NodeLifecycleController } from './node-lifecycle/controller.ts';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from './pki/x509.ts';
 import type { NodeLifecycleTiming } from './node-lifecycle/decide.ts';
-import { writeKubeletKubeconfig } from './apiserver/kubeconfig.ts';
+import { writeKubeletKubeconfig } from './apiserver/serving/kubeconfig.ts';
 
 export interface SandboxComponentContext {
   apiServer: ApiServer;

@@ -1,4 +1,4 @@
-// Regenerates src/apiserver/proto/k8s-descriptors.json from a kubectl binary:
+// Regenerates src/apiserver/encodings/proto/k8s-descriptors.json from a kubectl binary:
 //   node packages/sandbox/tools/extract-proto-descriptors.ts [path/to/kubectl]
 // Go binaries built with k8s.io/api keep each generated.proto's FileDescriptorProto gzipped in the binary
 // (gogo-protobuf registers them). We find those gzip streams, parse the descriptors and keep, per message, its
@@ -9,7 +9,7 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { readFields } from '../src/apiserver/proto/wire.ts';
+import { readFields } from '../src/apiserver/encodings/proto/wire.ts';
 
 const kubectl = realpathSync(process.argv[2] ?? execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim());
 const version = execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
@@ -81,7 +81,7 @@ while (at >= 0) {
   at = binary.indexOf(gzipHeader, at + 1);
 }
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'apiserver', 'proto', 'k8s-descriptors.json');
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'apiserver', 'encodings', 'proto', 'k8s-descriptors.json');
 const sorted = Object.fromEntries(Object.entries(messages).sort(([a], [b]) => (a < b ? -1 : 1)));
 const clientVersion = (JSON.parse(version) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion;
 writeFileSync(out, JSON.stringify({ source: `kubectl ${clientVersion}`, files: files.sort(), messages: sorted }) + '\n');

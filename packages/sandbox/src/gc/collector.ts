@@ -3,8 +3,8 @@
 // after the owner is gone), foreground (owner waits, with the `foregroundDeletion` finalizer, until its
 // blockOwnerDeletion dependents are gone) and orphan (dependents lose the ownerReference, then the owner
 // goes). Dependents whose owners no longer exist are deleted. Works only through the API write paths.
-import type { ApiContext } from '../apiserver/context.ts';
-import { deleteObject, replaceObject, type Propagation } from '../apiserver/objects.ts';
+import type { ApiContext } from '../apiserver/storage/context.ts';
+import { deleteObject, replaceObject, type Propagation } from '../apiserver/storage/objects.ts';
 import type { ObjectRef } from '../store/owner-index.ts';
 import type { KubeObject, StoreEvent } from '../store/types.ts';
 

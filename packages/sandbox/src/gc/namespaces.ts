@@ -1,7 +1,7 @@
 // Namespace lifecycle: a deleted namespace turns Terminating, its contents are deleted (background),
 // and the namespace itself is removed once nothing is left in it.
-import type { ApiContext } from '../apiserver/context.ts';
-import { deleteObject, replaceObject } from '../apiserver/objects.ts';
+import type { ApiContext } from '../apiserver/storage/context.ts';
+import { deleteObject, replaceObject } from '../apiserver/storage/objects.ts';
 import type { StoreEvent } from '../store/types.ts';
 
 const nsBucket = '/namespaces';

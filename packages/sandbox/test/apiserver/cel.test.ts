@@ -1,6 +1,6 @@
 // The CEL subset CRD rules use, evaluated directly.
 import { describe, expect, it } from 'vitest';
-import { checkCelSyntax, evaluateCel } from '../../src/apiserver/cel.ts';
+import { checkCelSyntax, evaluateCel } from '../../src/apiserver/schema/cel.ts';
 
 const self = { a: 1, s: 'ray.io/x', list: [1, 2, 3], obj: { b: true }, name: 'abc' };
 

@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageOfKind } from '../../src/apiserver/proto/descriptors.ts';
+import { messageOfKind } from '../../src/apiserver/encodings/proto/descriptors.ts';
 import { startHarness, type Harness } from '../harness.ts';
 
 const samplesDir = process.env.KUBERAY_SAMPLES_DIR ?? '';

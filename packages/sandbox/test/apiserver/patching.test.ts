@@ -1,8 +1,8 @@
 // Patch engines and printer-column JSONPath, as pure functions.
 import { describe, expect, it } from 'vitest';
-import { applyJsonPatch, applyMergePatch } from '../../src/apiserver/json-patch.ts';
-import { evaluateJsonPath } from '../../src/apiserver/jsonpath.ts';
-import { applyStrategicMergePatch } from '../../src/apiserver/strategic-merge.ts';
+import { applyJsonPatch, applyMergePatch } from '../../src/apiserver/encodings/json-patch.ts';
+import { evaluateJsonPath } from '../../src/apiserver/tables/jsonpath.ts';
+import { applyStrategicMergePatch } from '../../src/apiserver/encodings/strategic-merge.ts';
 
 const pod = {
   metadata: { labels: { a: '1' }, finalizers: ['x'] },

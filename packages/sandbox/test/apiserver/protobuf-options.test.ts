@@ -1,7 +1,7 @@
 // Request-option bodies in protobuf: client-go sends DeleteOptions as `<group version>/DeleteOptions` (Helm's
 // uninstall purges its release Secrets so); metav1 registers the option kinds in every group version.
 import { describe, expect, it } from 'vitest';
-import { decodeKubernetesProtobuf } from '../../src/apiserver/protobuf.ts';
+import { decodeKubernetesProtobuf } from '../../src/apiserver/encodings/protobuf.ts';
 
 const bytes = (field: number, value: Buffer): Buffer => Buffer.concat([Buffer.from([(field << 3) | 2, value.length]), value]);
 const envelope = (apiVersion: string, kind: string, raw: Buffer): Buffer =>

@@ -2,8 +2,8 @@
 // 403 every plugin answers with: `<resource> "<name>" is forbidden: <reason>` (admission.NewForbidden).
 import type { KubeObject } from '../../store/types.ts';
 import type { UserInfo } from '../auth/authenticate.ts';
-import type { ResourceType } from '../resource-types.ts';
-import { ApiError, forbidden, qualified } from '../status.ts';
+import type { ResourceType } from '../registry/resource-types.ts';
+import { ApiError, forbidden, qualified } from '../errors/status.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 

@@ -3,10 +3,10 @@
 // atomic, a set (`v:"x"`) or a map keyed by some fields (`k:{"name":"main"}`). Built-in kinds are read from the
 // k8s.io message descriptors with Kubernetes' list-type markers (containers by name, ports by port+protocol,
 // finalizers a set...); custom resources from their schema (x-kubernetes-list-type, default atomic).
-import type { Schema } from '../crd-schema.ts';
-import { inlineFields, messageOfKind, messages, metaPackage } from '../proto/descriptors.ts';
-import { gvKey, type ResourceType } from '../resource-types.ts';
-import { mergeKeys } from '../strategic-merge.ts';
+import type { Schema } from '../schema/crd-schema.ts';
+import { inlineFields, messageOfKind, messages, metaPackage } from '../encodings/proto/descriptors.ts';
+import { gvKey, type ResourceType } from '../registry/resource-types.ts';
+import { mergeKeys } from '../encodings/strategic-merge.ts';
 
 export type ListType = { type: 'atomic' } | { type: 'set' } | { type: 'map'; keys: string[] };
 

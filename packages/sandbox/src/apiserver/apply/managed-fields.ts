@@ -5,10 +5,10 @@
 // nobody else owns. The sandbox starts tracking an object when a client first names a field manager (kubectl and
 // Helm always do) or applies; an object never tracked is apply's "before-first-apply" legacy case.
 import type { KubeObject } from '../../store/types.ts';
-import { timeNow } from '../microtime.ts';
-import { deepEqual } from '../object-meta.ts';
-import { gvKey, type ResourceType } from '../resource-types.ts';
-import { ApiError } from '../status.ts';
+import { timeNow } from '../encodings/microtime.ts';
+import { deepEqual } from '../registry/object-meta.ts';
+import { gvKey, type ResourceType } from '../registry/resource-types.ts';
+import { ApiError } from '../errors/status.ts';
 import { addPath, deleteAt, fieldSetOf, hasPath, keyOf, pathsOf, pathString, removePath, valueAt, type FieldPath, type FieldTree } from './field-set.ts';
 import { typeOfResource, type FieldType } from './field-types.ts';
 

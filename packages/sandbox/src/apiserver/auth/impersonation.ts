@@ -4,7 +4,7 @@
 // uids, userextras), else 403 with the usual text; the request then runs as the impersonated user alone.
 import type { IncomingMessage } from 'node:http';
 import type { Store } from '../../store/store.ts';
-import { forbidden, internal, type ApiError } from '../status.ts';
+import { forbidden, internal, type ApiError } from '../errors/status.ts';
 import type { UserInfo } from './authenticate.ts';
 import { authorize, forbiddenMessage, type ResourceAttributes } from './rbac.ts';
 
