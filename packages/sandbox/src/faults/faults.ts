@@ -44,7 +44,7 @@ export type RayHeadFault =
   | { fault: 'slowAnswers'; ms: number }
   | { fault: 'fail5xx'; count: number; status?: number };
 
-/** The port the emulator's fault control listens on inside a head pod (see ray-image.ts). */
+/** The port the emulator's fault control listens on inside a head pod (see images/ray-image.ts). */
 export const rayFaultControlPort = 18265;
 
 /** Triggers a Ray emulator fault on a head pod through its control endpoint (the pod's IP, control port). */

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { imageRepository } from '@rayjob/kube-model';
 import { join } from 'node:path';
 import type { ImageCatalog, ImageProgram } from '../kubelet/image-program.ts';
-import { rayEmulatorImage, realRayImage } from '../kubelet/ray-image.ts';
-import { findRedisBin, redisImage } from '../kubelet/redis-image.ts';
+import { rayEmulatorImage, realRayImage } from './ray-image.ts';
+import { findRedisBin, redisImage } from './redis-image.ts';
 
 export interface DefaultImagesOptions {
   /** The repository checkout holding packages/ and apps/. */

@@ -12,6 +12,3 @@ export type { KubeletTiming } from './kubelet-config.ts';
 export { podLogDir, podLogPath, prepareContainerLog } from './log-paths.ts';
 export { startNetnsNetwork, startLoopbackNetwork, netnsSupported } from './pod-network.ts';
 export type { PodNetwork, NetworkMode } from './pod-network.ts';
-export { rayEmulatorImage, rayShimDir, realRayImage } from './ray-image.ts';
-export { findRedisBin, redisImage, redisShimDir } from './redis-image.ts';
-export type { RayEmulatorImageOptions, RealRayImageOptions } from './ray-image.ts';

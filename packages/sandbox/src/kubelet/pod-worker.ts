@@ -20,7 +20,7 @@ import { terminationMessage } from './termination-message.ts';
 import { rootfsMounts } from './image-rootfs.ts';
 import { needsServiceAccountFiles, serviceAccountMountPath, writeServiceAccountFiles } from './service-account.ts';
 import { prepareVolumes } from './volumes.ts';
-import { unmappedImageMessage } from '../images/unmapped-image.ts';
+import { unmappedImageMessage } from './unmapped-image.ts';
 
 interface ContainerRun {
   spec: Container;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePod, evictPod, forceDeletePod, oomKillContainer, rayHeadFault } from '../../src/faults/faults.ts';
 import { resources } from '@rayjob/kube-runtime';
 import { podLogPath } from '../../src/kubelet/log-paths.ts';
-import { rayEmulatorImage } from '../../src/kubelet/ray-image.ts';
+import { rayEmulatorImage } from '../../src/images/ray-image.ts';
 import { createPod, getPod, startHarness, testImages, waitFor, waitForPhase } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
 

@@ -3,7 +3,7 @@
 // Ray installation's bin directory; elsewhere it reports itself skipped.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realRayImage } from '../../src/kubelet/ray-image.ts';
+import { realRayImage } from '../../src/images/ray-image.ts';
 import { createPod, getPod, startHarness, testImages, waitFor } from '../kubelet/harness.ts';
 import type { Harness } from '../kubelet/harness.ts';
 

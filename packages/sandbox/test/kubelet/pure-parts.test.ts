@@ -3,7 +3,7 @@ import type { ContainerStatus } from '../../src/kube-objects/types.ts';
 import { expandVars } from '../../src/kubelet/expand-vars.ts';
 import { containerArgv, lookupImage } from '../../src/kubelet/image-program.ts';
 import { podConditions, podPhase } from '../../src/kubelet/pod-status.ts';
-import { rayEmulatorImage, rayShimDir } from '../../src/kubelet/ray-image.ts';
+import { rayEmulatorImage, rayShimDir } from '../../src/images/ray-image.ts';
 import { hostsFile, resolvConf } from '../../src/kubelet/pod-files.ts';
 
 describe('expandVars', () => {

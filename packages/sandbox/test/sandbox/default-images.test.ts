@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImages, parseImageFlag } from '../../src/images/default-images.ts';
 import { lookupImage } from '../../src/kubelet/image-program.ts';
-import { redisShimDir } from '../../src/kubelet/redis-image.ts';
-import { unmappedImageMessage } from '../../src/images/unmapped-image.ts';
+import { redisShimDir } from '../../src/images/redis-image.ts';
+import { unmappedImageMessage } from '../../src/kubelet/unmapped-image.ts';
 
 let repo: string;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ImageProgram } from './image-program.ts';
+import type { ImageProgram } from '../kubelet/image-program.ts';
 
 export const redisShimDir = fileURLToPath(new URL('./redis-shim', import.meta.url));
 

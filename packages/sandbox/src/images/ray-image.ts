@@ -10,7 +10,7 @@
 // checks (/api/local_raylet_healthz, /api/healthz on 52365) are answered by the shim itself.
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ImageProgram } from './image-program.ts';
+import type { ImageProgram } from '../kubelet/image-program.ts';
 
 export interface RayEmulatorImageOptions {
   /** Absolute path of packages/ray-emulator/src/cli.ts. */
