@@ -2,7 +2,7 @@
 // Deployments, ReplicaSets and pods, one controller per kind, decisions from decide-*.ts applied through the API. Enough for
 // `helm install` of a chart to start its Deployment's pods, roll out a new template, and report status that
 // `kubectl rollout status` and `helm --wait` read.
-import { describeError, objectKey, resources, rfc3339, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import { createExpectations, describeError, objectKey, resources, rfc3339, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
 import type { Pod } from '../kube-objects/types.ts';
 import { componentLogger, componentManager, runComponent } from '../node-runtime/component.ts';
 import { randomSuffix } from '../job-controller/pod-template.ts';
@@ -36,12 +36,16 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
   const rsEvents = manager.eventRecorder('replicaset-controller', 'core');
   const deployEvents = manager.eventRecorder('deployment-controller', 'core');
   const keyByUid = new Map<string, string>();
-  /** Pods created but not yet seen in the cache, per ReplicaSet uid (client-go's "expectations"). */
-  const expected = new Map<string, Set<string>>();
+  /**
+   * Pods created but not yet seen in the cache, per ReplicaSet uid (client-go's expectations, observed by the pod
+   * informer's events): a sync before the cache catches up creates only the rest. On the wall clock (cache lag).
+   */
+  const expectations = createExpectations();
 
   const deployments = manager.informer<Deployment>(resources.deployments);
   const replicaSets = manager.informer<ReplicaSet>(resources.replicaSets);
   const pods = manager.informer<Pod>(resources.pods);
+  expectations.watch('Pod', pods);
   const rsController = manager.addController({ name: 'replicaset', reconcile: ({ namespace, name }) => syncReplicaSet(namespace ?? '', name) });
   const deployController = manager.addController({ name: 'deployment', reconcile: ({ namespace, name }) => syncDeployment(namespace ?? '', name) });
   const deploymentOf = (rs: ReplicaSet): string[] => {
@@ -52,7 +56,7 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
   replicaSets.addHandlers({
     add: (rs) => void keyByUid.set(rs.metadata.uid ?? '', objectKey(rs)),
     update: (_old, rs) => void keyByUid.set(rs.metadata.uid ?? '', objectKey(rs)),
-    delete: (rs) => { keyByUid.delete(rs.metadata.uid ?? ''); expected.delete(rs.metadata.uid ?? ''); },
+    delete: (rs) => { keyByUid.delete(rs.metadata.uid ?? ''); expectations.forget(rs.metadata.uid ?? ''); },
   });
   const replicaSetOf = (pod: Pod): string[] => {
     const owner = controllerUid(pod);
@@ -73,11 +77,9 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
     if (rs === undefined || rs.metadata.deletionTimestamp !== undefined) return;
     const uid = rs.metadata.uid ?? '';
     const owned = pods.cache.byOwner(uid).filter((p) => controllerUid(p) === uid);
-    const pending = expected.get(uid) ?? new Set<string>();
-    for (const pod of owned) pending.delete(pod.metadata.name ?? '');
     const decision = decideReplicaSet(rs, owned.filter(podActive), now());
     const ref = { ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet' };
-    for (let i = pending.size; i < decision.create; i += 1) {
+    for (let i = expectations.pending(uid).length; i < decision.create; i += 1) {
       const podName = `${(rs.metadata.name ?? '').slice(0, 57)}-${randomSuffix(random)}`;
       const body: Pod = {
         apiVersion: 'v1', kind: 'Pod',
@@ -88,7 +90,7 @@ export function startAppsControllers(options: AppsControllersOptions): AppsContr
         spec: structuredClone(rs.spec.template.spec),
       };
       const created = await client.create<Pod>(resources.pods, body);
-      if (created.ok) { pending.add(podName); expected.set(uid, pending); rsEvents.event(ref, 'Normal', 'SuccessfulCreate', '', `Created pod: ${podName}`); }
+      if (created.ok) { expectations.expectCreate(uid, { kind: 'Pod', namespace, name: podName }); rsEvents.event(ref, 'Normal', 'SuccessfulCreate', '', `Created pod: ${podName}`); }
       else { rsEvents.event(ref, 'Warning', 'FailedCreate', '', `Error creating: ${created.error.message}`); log(`create pod for ${key}: ${describeError(created.error)}`); }
     }
     for (const podName of decision.delete) {

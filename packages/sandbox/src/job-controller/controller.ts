@@ -1,6 +1,6 @@
 // The Job controller loop on kube-runtime: informers on Jobs and pods, a controller keyed by Job, and an
 // executor that applies `decideJob` through the API (status subresource, pod create/delete, finalizer patch).
-import { describeError, objectKey, resources, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import { createExpectations, describeError, objectKey, resources, type KubeClient, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
 import type { Job, Pod } from '../kube-objects/types.ts';
 import { componentLogger, componentManager, runComponent } from '../node-runtime/component.ts';
 import type { JobControllerTiming } from './decide.ts';
@@ -39,14 +39,19 @@ export function startJobController(options: JobControllerOptions): JobController
   const jobKeyByUid = new Map<string, string>();
   const vanished = new Map<string, Map<string, Pod>>();
   const lastFailureAt = new Map<string, number>();
-  /** Names of pods created but not yet seen in the pod cache, per Job uid. */
-  const expectedPods = new Map<string, Set<string>>();
+  /**
+   * Pods created but not yet seen in the pod cache, per Job uid (kube-controller-manager's expectations): the
+   * pod informer's events observe them, so a reconcile before the cache catches up does not create them again.
+   * On the wall clock: an expectation is about the cache's lag, not the decisions' (injected) time.
+   */
+  const expectations = createExpectations();
   /** Pods last seen holding the tracking finalizer: a pod deleted from that state still counts as finished. */
   const tracked = new Set<string>();
 
   const events = manager.eventRecorder('job-controller', 'core');
   const jobs = manager.informer<Job>(resources.jobs);
   const pods = manager.informer<Pod>(resources.pods);
+  expectations.watch('Pod', pods);
   const controller = manager.addController({ name: 'job', reconcile: ({ namespace, name }) => reconcile(namespace ?? '', name) });
   // Orphans (pods whose Job is gone) let go of their finalizer through a queue: a 409 is retried, never thrown away.
   const orphans = manager.addController({ name: 'job-orphan-pods', reconcile: ({ namespace, name }) => releaseOrphan(namespace ?? '', name) });
@@ -58,7 +63,7 @@ export function startJobController(options: JobControllerOptions): JobController
       const uid = job.metadata.uid ?? '';
       jobKeyByUid.delete(uid);
       vanished.delete(uid);
-      expectedPods.delete(uid);
+      expectations.forget(uid);
       lastFailureAt.delete(uid);
     },
   });
@@ -115,9 +120,6 @@ export function startJobController(options: JobControllerOptions): JobController
     if (job === undefined) return;
     const uid = job.metadata.uid ?? '';
     const owned = pods.cache.byOwner(uid).filter((pod) => controllerJobUid(pod) === uid);
-    const expected = expectedPods.get(uid) ?? new Set<string>();
-    for (const pod of owned) expected.delete(pod.metadata.name ?? '');
-    for (const gone of vanished.get(uid)?.values() ?? []) expected.delete(gone.metadata.name ?? '');
     const decision = decideJob({
       job,
       pods: owned,
@@ -125,7 +127,7 @@ export function startJobController(options: JobControllerOptions): JobController
       now: now(),
       lastFailureAt: lastFailureAt.get(uid),
       timing,
-      expectedCreations: expected.size,
+      expectedCreations: expectations.pending(uid).length,
     });
     if (decision.failureAt !== undefined) lastFailureAt.set(uid, Math.max(lastFailureAt.get(uid) ?? 0, decision.failureAt));
 
@@ -161,8 +163,7 @@ export function startJobController(options: JobControllerOptions): JobController
       const created = await client.create<Pod>(resources.pods, pod, { namespace });
       if (created.ok) {
         events.event(jobRef, 'Normal', 'SuccessfulCreate', '', `Created pod: ${pod.metadata.name ?? ''}`);
-        expected.add(pod.metadata.name ?? '');
-        expectedPods.set(uid, expected);
+        expectations.expectCreate(uid, { kind: 'Pod', namespace, name: pod.metadata.name ?? '' });
       } else if (created.error.status !== 409) {
         // kube-controller-manager's pod control: a Warning FailedCreate event with the API server's refusal
         // (quota, PodSecurity, admission policy), and the Job is retried with backoff; no condition changes.
