@@ -1,4 +1,3 @@
-// structure-exception(folder-cycle): being split by #21 sandbox/shape work (the apiserver<->gc and kubelet<->images cycles go there)
 // Garbage collector for ownerReferences, as kube-controller-manager's: background (dependents deleted
 // after the owner is gone), foreground (owner waits, with the `foregroundDeletion` finalizer, until its
 // blockOwnerDeletion dependents are gone) and orphan (dependents lose the ownerReference, then the owner

@@ -1,4 +1,3 @@
-// structure-exception(folder-cycle): being split by #21 sandbox/shape work (the apiserver<->gc and kubelet<->images cycles go there)
 // The images a newcomer's first commands use, mapped to programs on this machine (there is no container
 // runtime): common base images run the host's shell, python and node; Ray images run real Ray where the
 // real-Ray tier is provisioned (tools/ray/provision.sh) and the Ray emulator elsewhere; our own submitter and

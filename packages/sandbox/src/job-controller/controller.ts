@@ -25,7 +25,6 @@ export interface JobController {
 
 interface Queue { enqueue(key: string): void }
 
-// structure-exception(function-lines startJobController): being split by #21 sandbox/shape work
 export function startJobController(options: JobControllerOptions): JobController {
   const { client } = options;
   const manager = componentManager(client, options.logger ?? componentLogger('job-controller'));
