@@ -18,6 +18,9 @@
 // Anchors: RSS of an idle `node -e` process; RSS of a child running only the same shared informers over the
 // same objects (what caching them costs, with no controller); structuredClone of a RayJob per second in this
 // process (the least any per-object work costs, to compare machines).
+// Memory (issue 27): bytes per cached object by kind (heap a copy of a kind's cached objects takes after a GC,
+// over their count), with the operator's cache transforms and with whole objects (as before issue 27) in
+// the same run; RSS per RayJob; RSS beside the goal (<= 400 MB at 10,000) and the RSS measured before issue 27.
 //   node apps/operator/bench/scale.ts [--sizes 1000,10000]
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -36,6 +39,9 @@ const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default
 const SIZES = (opts.sizes ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
 if (!SIZES.length) throw new Error('--sizes: a comma-separated list of RayJob counts, e.g. --sizes 1000,10000');
 const DASHBOARD_IP = '127.253.0.1';
+/** Issue 27's goal, and the operator's RSS this bench measured before it (2 cores, loaded; whole objects cached). */
+const RSS_GOAL = 400 * 1024 * 1024;
+const RSS_BEFORE: Record<number, number> = { 1000: 448 * 1024 * 1024, 10000: 1184 * 1024 * 1024 };
 const child = join(import.meta.dirname, 'support', 'operator-process.ts');
 const started = Date.now();
 
@@ -73,9 +79,11 @@ await writeFile(kubeconfig, kubeconfigYaml(sandbox.url), { mode: 0o600 });
 const node = startSyntheticNode(sandbox.url, DASHBOARD_IP);
 const watch = watchRayJobs(sandbox.url);
 
-interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<{ rss: number; heapUsed: number; synced: boolean }>; stop(): Promise<void> }
+interface KindBytes { kind: string; count: number; bytes: number }
+interface Stats { rss: number; heapUsed: number; synced: boolean; kinds: KindBytes[] }
+interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<Stats>; stop(): Promise<void> }
 
-async function forkChild(role: 'operator' | 'informers'): Promise<Child> {
+async function forkChild(role: 'operator' | 'informers' | 'informers-whole'): Promise<Child> {
   const proc = fork(child, [role, kubeconfig, DASHBOARD_IP], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<{ metrics?: string }>((resolve, reject) => {
     proc.once('message', (m) => resolve(m as { metrics?: string }));
@@ -86,7 +94,7 @@ async function forkChild(role: 'operator' | 'informers'): Promise<Child> {
     ...(ready.metrics && { metrics: ready.metrics }),
     stats: () =>
       new Promise((resolve) => {
-        proc.once('message', (m) => resolve(m as { rss: number; heapUsed: number; synced: boolean }));
+        proc.once('message', (m) => resolve(m as Stats));
         proc.send({ type: 'stats' });
       }),
     stop: () =>
@@ -146,13 +154,16 @@ async function resync(expected: number): Promise<{ op: Child; seconds: number; r
   return { op, seconds: (performance.now() - t0) / 1000, reconciles: await metric(op, 'controller_runtime_reconcile_total', 'rayjob') };
 }
 
-async function informerRss(): Promise<number> {
-  const inf = await forkChild('informers');
+async function informersOnly(role: 'informers' | 'informers-whole'): Promise<Stats> {
+  const inf = await forkChild(role);
   await until('the informers to sync', async () => (await inf.stats()).synced, 300_000);
-  const { rss } = await inf.stats();
+  const stats = await inf.stats();
   await inf.stop();
-  return rss;
+  return stats;
 }
+
+const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+const bytes = (n: number): string => `${Math.round(n).toLocaleString('en-US')} B`;
 
 console.log(`operator scale bench (synthetic mode: no kubelet, no Job controller, head pods marked Running/Ready by a bench writer, one Ray emulator on ${DASHBOARD_IP}:8265 for every cluster; see the header of apps/operator/bench/scale.ts)`);
 console.log('note: numbers on a shared, loaded 2-core machine vary run to run; compare each to the anchor beside it.\n');
@@ -161,6 +172,9 @@ type Row = string[];
 const rows: Row[] = [['scenario', 'RayJobs', 'seconds', 'RayJobs/s', 'rayjob reconciles', 'reconciles/s', 'structuredClones per reconcile', 'operator RSS', 'heap', 'informer-only RSS', 'RSS vs informer-only', 'RSS vs idle node']];
 const notes: string[] = [];
 const names: string[] = [];
+const kindTables: Row[][] = [];
+const memory: string[] = [];
+let lastRss: [number, number] = [0, 0];
 for (const size of SIZES) {
   // A: the missing RayJobs to Running, with the operator resyncing the ones already there.
   const op = await forkChild('operator');
@@ -180,7 +194,9 @@ for (const size of SIZES) {
   const aClusterReconciles = await metric(op, 'controller_runtime_reconcile_total', 'raycluster');
   const aStats = await op.stats();
   await op.stop();
-  const informerOnly = await informerRss();
+  const trimmed = await informersOnly('informers');
+  const whole = await informersOnly('informers-whole');
+  const informerOnly = trimmed.rss;
   notes.push(`size ${size}: ${size - first} RayJobs created in ${createdS.toFixed(1)} s (16 at a time), all ${size} Running after ${aSeconds.toFixed(1)} s; head pods marked by the synthetic node so far: ${node.marked}`);
   rows.push([`A: create -> Running (${size - first} new)`, String(size), aSeconds.toFixed(1), ((size - first) / aSeconds).toFixed(1), `${aReconciles} (+${aClusterReconciles} raycluster)`, ((aReconciles + aClusterReconciles) / aSeconds).toFixed(1), perReconcile((aReconciles + aClusterReconciles) / aSeconds), mb(aStats.rss), mb(aStats.heapUsed), mb(informerOnly), ratio(aStats.rss, informerOnly), ratio(aStats.rss, idleRss)]);
 
@@ -192,6 +208,24 @@ for (const size of SIZES) {
   // Each size's rows as soon as they are measured (the next size may take long on a loaded machine).
   console.log(`${notes.at(-1) ?? ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   table([rows[0] as Row, ...rows.slice(-2)]);
+  const kindRows: Row[] = [['cached kind', 'objects', 'bytes/object (trimmed)', 'bytes/object (whole, before #27)', 'trimmed vs whole']];
+  for (const t of trimmed.kinds) {
+    const w = whole.kinds.find((k) => k.kind === t.kind);
+    kindRows.push([t.kind, String(t.count), t.count ? bytes(t.bytes) : 'n/a', w?.count ? bytes(w.bytes) : 'n/a', t.count && w?.count ? ratio(t.bytes, w.bytes) : 'n/a']);
+  }
+  kindRows.push(['informers-only RSS', '', mb(trimmed.rss), mb(whole.rss), ratio(trimmed.rss, whole.rss)]);
+  table(kindRows);
+  kindTables.push(kindRows);
+  const rss = Math.max(aStats.rss, bStats.rss);
+  const before = RSS_BEFORE[size];
+  memory.push(`size ${size}: operator RSS ${mb(rss)} (max of A and B), ${kb(rss / size)} per RayJob; goal <= ${mb(RSS_GOAL)} at 10,000: ${size >= 10_000 ? (rss <= RSS_GOAL ? 'met' : 'NOT met') : `${ratio(rss, RSS_GOAL)} of it`}; ` +
+    `before issue 27 ${before ? `${mb(before)} (now ${ratio(rss, before)})` : 'not measured at this size'}; idle node ${mb(idleRss)} (${ratio(rss, idleRss)})`);
+  if (memory.length > 1) {
+    const [prevSize, prevRss] = lastRss;
+    memory.push(`  marginal: ${kb((rss - prevRss) / (size - prevSize))} of RSS per extra RayJob from ${prevSize} to ${size}`);
+  }
+  lastRss = [size, rss];
+  console.log(memory.filter((l) => l.startsWith(`size ${size}:`) || l.includes(`to ${size}`)).join('\n'));
   console.log('');
 }
 
@@ -199,6 +233,13 @@ console.log(`anchors: idle node RSS ${mb(idleRss)}; structuredClone of one RayJo
 for (const n of notes) console.log(n);
 console.log('');
 table(rows);
+console.log('');
+for (const line of memory) console.log(line);
+const lastKinds = kindTables.at(-1);
+if (lastKinds) {
+  console.log(`\nbytes per cached object at ${SIZES.at(-1)} RayJobs:`);
+  table(lastKinds);
+}
 
 watch.stop();
 node.stop();
