@@ -1,39 +1,19 @@
-// One undici Agent per client (or one shared by many, given as `dispatcher`): keep-alive connection reuse, TLS
-// settings, per-request timeouts.
-// undici.request (not the global fetch) on purpose: fetch always sends `Sec-Fetch-Mode: cors`, and Ray's
-// browser filter answers 405 to a POST or DELETE carrying it (ray-jobs-api.md §2).
+// The client's HTTP: keep-alive connection reuse, TLS settings, per-request timeouts, one retry of a GET on a
+// stale connection. A pool shared by many clients (`dispatcher`, undici) is used through undici.request, loaded
+// only then; a client of its own uses node:http (node-http-transport.ts), far lighter to load (issue #27).
+// Never the global fetch: it always sends `Sec-Fetch-Mode: cors`, and Ray's browser filter answers 405 to a
+// POST or DELETE carrying it (ray-jobs-api.md §2).
 import type { LookupFunction } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { classifyTransportError, describeTransportError } from './classify.ts';
+import { createNodeHttpSender } from './node-http-transport.ts';
+import type { HttpOutcome, HttpRequest } from './http-request.ts';
+
+export type { HttpOutcome, HttpRequest } from './http-request.ts';
+export { connectTls, type TlsOptions } from './tls-options.ts';
+import type { TlsOptions } from './tls-options.ts';
 import type { Redactor } from './redact.ts';
-import type { UnavailableCause } from './result.ts';
 
-export type HttpOutcome =
-  | { kind: 'answer'; status: number; body: string }
-  | { kind: 'transport-error'; cause: UnavailableCause; message: string };
-
-export interface TlsOptions {
-  /** Verify the server certificate (default true). */
-  verify?: boolean;
-  /** PEM contents of the CA bundle to trust (not a path). */
-  ca?: string;
-  /** A client certificate and its key (PEM), e.g. for the API server's service proxy with a certificate user. */
-  cert?: string;
-  key?: string;
-  /** The name to verify the server certificate against (SNI), when it differs from the address's host. */
-  servername?: string;
-}
-
-/** The TLS part of an undici/ws connect option. */
-export function connectTls(tls: TlsOptions): { rejectUnauthorized: boolean; ca?: string; cert?: string; key?: string; servername?: string } {
-  return {
-    rejectUnauthorized: tls.verify !== false,
-    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
-    ...(tls.cert !== undefined ? { cert: tls.cert } : {}),
-    ...(tls.key !== undefined ? { key: tls.key } : {}),
-    ...(tls.servername !== undefined ? { servername: tls.servername } : {}),
-  };
-}
 
 export interface HttpTransport {
   send(
@@ -57,14 +37,9 @@ export function createHttpTransport(config: {
   /** A pool shared with other clients: used as is, and not closed by close(). */
   dispatcher?: Dispatcher;
 }): HttpTransport {
-  const agent = config.dispatcher ?? new Agent({
-    keepAliveTimeout: 4_000,
-    connections: 16,
-    connect: {
-      ...connectTls(config.tls),
-      ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
-    },
-  });
+  const sender = config.dispatcher !== undefined
+    ? createUndiciSender(config.dispatcher, config.baseUrl, config.redact)
+    : createNodeHttpSender({ baseUrl: config.baseUrl, tls: config.tls, redact: config.redact, ...(config.lookup !== undefined ? { lookup: config.lookup } : {}) });
 
   async function send(
     method: 'GET' | 'POST' | 'DELETE',
@@ -93,27 +68,17 @@ export function createHttpTransport(config: {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
     }
-    try {
-      const response = await request(`${config.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        dispatcher: agent,
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...callerSignals(options.signal)]),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await response.body.text();
-      return { kind: 'answer', status: response.statusCode, body: config.redact(text) };
-    } catch (error) {
-      // The caller's abort is no outage of the server: say so (a timeout is an abort too, told apart here).
-      if (cancelled(options.signal)) return aborted(method, path);
-      return {
-        kind: 'transport-error',
-        cause: classifyTransportError(error),
-        message: config.redact(`${method} ${path}: ${describeTransportError(error)}`),
-      };
-    }
+    const outcome = await sender.sendOnce({
+      method,
+      path,
+      headers,
+      body,
+      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...callerSignals(options.signal)]),
+      timeoutMs,
+    });
+    // The caller's abort is no outage of the server: say so (a timeout is an abort too, told apart here).
+    if (outcome.kind === 'transport-error' && cancelled(options.signal)) return aborted(method, path);
+    return outcome;
   }
 
   function callerSignals(call: AbortSignal | undefined): AbortSignal[] {
@@ -128,8 +93,39 @@ export function createHttpTransport(config: {
 
   return {
     send,
-    close: async () => {
-      if (!config.dispatcher) await agent.close();
-    },
+    close: async () => sender.close(),
   };
+}
+
+/** A shared undici pool: undici is imported on the first request, so a client without one never loads it. */
+function createUndiciSender(
+  dispatcher: Dispatcher,
+  baseUrl: string,
+  redact: Redactor,
+): { sendOnce: (request: HttpRequest) => Promise<HttpOutcome>; close: () => void } {
+  let undici: Promise<typeof import('undici')> | undefined;
+  async function sendOnce({ method, path, headers, body, signal, timeoutMs }: HttpRequest): Promise<HttpOutcome> {
+    try {
+      const { request } = await (undici ??= import('undici'));
+      const response = await request(`${baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await response.body.text();
+      return { kind: 'answer', status: response.statusCode, body: redact(text) };
+    } catch (error) {
+      return {
+        kind: 'transport-error',
+        cause: classifyTransportError(error),
+        message: redact(`${method} ${path}: ${describeTransportError(error)}`),
+      };
+    }
+  }
+  // The pool belongs to its owner, who closes it.
+  return { sendOnce, close: () => undefined };
 }
