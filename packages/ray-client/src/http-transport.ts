@@ -24,7 +24,6 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
-// structure-exception(function-lines createHttpTransport): over the limit before #21 set it; the split is left for a follow-up of #21
 export function createHttpTransport(config: {
   baseUrl: string;
   headers: Record<string, string>;
