@@ -4,14 +4,12 @@
 // leaves none of the cluster's keys (redis-cli); with Redis unreachable the finalizer is force-removed after the
 // cluster's `ray.io/gcs-ft-deletion-timeout` with KubeRay's ForceDeletedStuckCluster event. One real head at a time.
 // Runs where real Ray and redis-server are installed (CI); elsewhere it says why it is skipped.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { findRealRayBin, findRedisBin } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { createRedis, ftCluster, redisKeysOf } from './support/gcs-ft-redis.ts';
+import { clusterEvents, clusterPath, clusterPods, getCluster, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
 
-const run = promisify(execFile);
 const rayBin = findRealRayBin();
 const redisBin = findRedisBin();
 const skipReason = rayBin === undefined
@@ -19,88 +17,16 @@ const skipReason = rayBin === undefined
   : redisBin === undefined ? ' (skipped: no redis-server; apt-get install redis-server)' : '';
 if (skipReason !== '') console.warn(`GCS fault tolerance on real Ray and Redis${skipReason}`);
 
-const PASSWORD = 'ft-test-password';
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-const ns = '/api/v1/namespaces/default';
-
-/** KubeRay's external-Redis sample's Redis, as our own manifests. */
-const redisObjects: Array<[string, Json]> = [
-  [`${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'redis-password-secret' }, stringData: { password: PASSWORD } }],
-  [`${ns}/configmaps`, {
-    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'redis-config', labels: { app: 'redis' } },
-    data: { 'redis.conf': `dir /data\nport 6379\nbind 0.0.0.0\nappendonly yes\nprotected-mode no\nrequirepass ${PASSWORD}\npidfile /data/redis-6379.pid` },
-  }],
-  [`${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'redis', labels: { app: 'redis' } }, spec: { type: 'ClusterIP', ports: [{ name: 'redis', port: 6379 }], selector: { app: 'redis' } } }],
-  ['/apis/apps/v1/namespaces/default/deployments', {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'redis', labels: { app: 'redis' } },
-    spec: {
-      replicas: 1, selector: { matchLabels: { app: 'redis' } },
-      template: {
-        metadata: { labels: { app: 'redis' } },
-        spec: {
-          containers: [{
-            name: 'redis', image: 'redis:7.4.0', command: ['sh', '-c', 'redis-server /usr/local/etc/redis/redis.conf'], ports: [{ containerPort: 6379 }],
-            volumeMounts: [{ name: 'config', mountPath: '/usr/local/etc/redis/redis.conf', subPath: 'redis.conf' }],
-          }],
-          volumes: [{ name: 'config', configMap: { name: 'redis-config' } }],
-        },
-      },
-    },
-  }],
-];
-
-const lean = { 'include-log-monitor': 'false', 'runtime-env-agent-port': '52366', 'dashboard-agent-grpc-port': '52367', 'num-cpus': '1' };
-
-/** A head-only FT cluster (the external-Redis sample's options) sized for a 2-core machine. */
-export function ftCluster(name: string, redisAddress: string, annotations: Record<string, string> = {}): Json {
-  return {
-    apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name, namespace: 'default', annotations },
-    spec: {
-      rayVersion: '2.58.0',
-      gcsFaultToleranceOptions: { redisAddress, redisPassword: { valueFrom: { secretKeyRef: { name: 'redis-password-secret', key: 'password' } } } },
-      headGroupSpec: {
-        rayStartParams: { ...lean, 'no-monitor': 'true' },
-        template: {
-          spec: {
-            terminationGracePeriodSeconds: 5,
-            containers: [{
-              name: 'ray-head', image: RAY_IMAGE, env: [{ name: 'RAY_USAGE_STATS_ENABLED', value: '0' }],
-              ports: [{ name: 'gcs-server', containerPort: 6379 }, { name: 'dashboard', containerPort: 8265 }, { name: 'client', containerPort: 10001 }],
-              resources: { limits: { cpu: '1', memory: '2Gi' } },
-            }],
-          },
-        },
-      },
-      workerGroupSpecs: [],
-    },
-  };
-}
 
 let env: RayClusterEnv;
-
-async function redisPodIP(): Promise<string> {
-  return eventually('the Redis Pod running', async () => {
-    const pods: Json[] = (await api(env.url, 'GET', `${ns}/pods?labelSelector=app%3Dredis`)).body?.items ?? [];
-    const pod = pods.find((p) => p.status?.phase === 'Running' && p.status?.podIP);
-    return pod?.status.podIP as string | undefined;
-  }, 60_000, 250);
-}
-
-/** `redis-cli` against the sandbox's Redis: the keys holding `namespace`. */
-async function keysOf(namespace: string): Promise<string[]> {
-  const { stdout } = await run(`${redisBin}/redis-cli`, ['-h', await redisPodIP(), '-a', PASSWORD, '--no-auth-warning', '--scan', '--pattern', `*${namespace}*`]);
-  return stdout.split('\n').filter((k) => k !== '');
-}
+const keysOf = (namespace: string) => redisKeysOf(env.url, redisBin as string, namespace);
 
 describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${skipReason}`, () => {
   beforeAll(async () => {
     env = await startRayClusterEnv({ realRay: true });
-    for (const [path, body] of redisObjects) {
-      const res = await api(env.url, 'POST', path, body);
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    }
-    await redisPodIP();
+    await createRedis(env.url);
   }, 120_000);
   afterAll(async () => {
     await env?.stop();
