@@ -91,7 +91,7 @@ export function backoffDelayMs(failures: number, timing: JobControllerTiming): n
   return Math.min(timing.backoffMaxMs, timing.backoffBaseMs * 2 ** Math.min(failures - 1, 30));
 }
 
-// structure-exception(function-lines decideJob): being split by #21 sandbox/shape work
+// structure-exception(function-lines decideJob): over the limit before #21 set it; the split is left for a follow-up of #21
 export function decideJob(obs: JobObservation): JobDecision {
   const { job, now, timing } = obs;
   const nowIso = rfc3339(now);

@@ -53,7 +53,7 @@ const PROXY_TIMEOUT_MS = 10_000;
 /** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
 export type DashboardRequestObserver = (operation: 'get_job' | 'submit_job' | 'stop_job', outcome: string) => void;
 
-// structure-exception(function-lines createDashboardClients): being split by #21 sandbox/shape work
+// structure-exception(function-lines createDashboardClients): over the limit before #21 set it; the split is left for a follow-up of #21
 export function createDashboardClients(
   route: DashboardRoute,
   readSecret: SecretReader,
