@@ -3,7 +3,7 @@
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
 // RBAC check). Real Ray heads never overlap across lanes: each real-Ray file holds the machine's real-Ray slot
 // (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): the
-// operator and then e2e in one lane, every other project (a new one too, with no edit here) in the
+// e2e and then the operator in one lane, every other project (a new one too, with no edit here) in the
 // second lane beside them.
 //   npm test                     all projects
 //   npm test -- @rayjob/core ... only these projects (same lanes)
