@@ -1,7 +1,7 @@
 // startApiServer: an in-memory Kubernetes API server on 127.0.0.1 speaking the real REST + watch protocol,
 // with the control-plane loops that belong to it (garbage collector, namespace cleanup, CRD establishing).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,11 +86,7 @@ export interface ApiServer {
 
 const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-// structure-exception(function-lines startApiServer): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
-  const host = options.host ?? '127.0.0.1';
-  const ownsDir = options.dir === undefined;
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
+function createContext(options: ApiServerOptions, dir: string): ApiContext {
   const store = createStore({
     ...(options.historySize !== undefined && { historySize: options.historySize }),
     ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
@@ -110,22 +106,38 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...(options.audit !== undefined && { audit: options.audit }),
   };
   ctx.admit = createAdmission(ctx);
+  return ctx;
+}
+
+/** The control-plane loops that live in kube-apiserver (CRD establishing) and kube-controller-manager; returns their stop. */
+function startControlLoops(ctx: ApiContext): () => void {
   const stopCrds = startCrdController(ctx);
   const quotaStatus = startQuotaStatusController(ctx);
   const gc = startGarbageCollector(ctx);
   const nsController = startNamespaceController(ctx);
+  return () => {
+    gc.stop();
+    nsController.stop();
+    quotaStatus.stop();
+    stopCrds();
+    ctx.owners.stop();
+  };
+}
+
+/** What a fresh cluster has: its namespaces, the bootstrap RBAC, and the asked CRDs. */
+async function bootstrap(ctx: ApiContext, crds: string[] | undefined): Promise<void> {
+  const { registry } = ctx;
   for (const ns of bootstrapNamespaces) createObject(ctx, registry.lookup('', 'v1', 'namespaces')!, undefined, { metadata: { name: ns } });
   const rbacType = (plural: string) => registry.lookup('rbac.authorization.k8s.io', 'v1', plural)!;
   for (const role of bootstrapClusterRoles) createObject(ctx, rbacType('clusterroles'), undefined, role);
   for (const binding of bootstrapClusterRoleBindings) createObject(ctx, rbacType('clusterrolebindings'), undefined, binding);
-  if (options.crds && options.crds.length > 0) await installCrdDocuments(ctx, options.crds);
+  if (crds && crds.length > 0) await installCrdDocuments(ctx, crds);
+}
 
-  const watches: WatchRegistry = { active: new Set(), bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000, maxBufferedBytes: 64 * 1024 * 1024 };
-  let address = '';
-  const handler = createDispatcher(ctx, watches, () => address);
+/** The plain-HTTP listener; `close` ends it and every connection still open. */
+async function listenHttp(handler: RequestListener, upgrade: ReturnType<typeof podUpgradeHandler>, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer(handler);
   server.keepAliveTimeout = 30_000;
-  const upgrade = podUpgradeHandler(ctx);
   server.on('upgrade', upgrade);
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
@@ -134,10 +146,34 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    port: typeof addr === 'object' && addr ? addr.port : 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const ownsDir = options.dir === undefined;
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
+  const ctx = createContext(options, dir);
+  const { store, registry } = ctx;
+  const stopControlLoops = startControlLoops(ctx);
+  await bootstrap(ctx, options.crds);
+
+  const watches: WatchRegistry = { active: new Set(), bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000, maxBufferedBytes: 64 * 1024 * 1024 };
+  let address = '';
+  const handler = createDispatcher(ctx, watches, () => address);
+  const upgrade = podUpgradeHandler(ctx);
+  const http = await listenHttp(handler, upgrade, host, options.port ?? 0);
+  const { port } = http;
   address = `${host}:${port}`;
   const url = `http://${address}`;
   const kubeconfigPath = join(dir, 'kubeconfig');
@@ -175,15 +211,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       if (stopped) return;
       stopped = true;
       for (const w of [...watches.active]) w.close();
-      gc.stop();
-      nsController.stop();
-      quotaStatus.stop();
-      stopCrds();
-      ctx.owners.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      stopControlLoops();
+      await http.close();
       await tls?.close();
       if (ownsDir) await rm(dir, { recursive: true, force: true });
     },

@@ -57,44 +57,71 @@ export function tooOld(requested: number, oldest: number): StatusBody {
   return gone(`too old resource version: ${requested} (${oldest})`).status;
 }
 
-// structure-exception(function-lines serveWatch): over the limit before #21 set it; the split is left for a follow-up of #21
-export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: IncomingMessage, res: ServerResponse, w: WatchRequest): void {
-  const { rt } = w;
-  // `obj` is already presented in this API version, so field selectors see its field names.
-  const matches = (obj: KubeObject): boolean =>
-    (w.namespace === undefined || (obj.metadata.namespace ?? '') === w.namespace) &&
-    (w.name === undefined || obj.metadata.name === w.name) &&
-    w.labels(obj) &&
-    w.fields(obj);
+/** `obj` is already presented in this API version, so field selectors see its field names. */
+const matcher = (w: WatchRequest) => (obj: KubeObject): boolean =>
+  (w.namespace === undefined || (obj.metadata.namespace ?? '') === w.namespace) &&
+  (w.name === undefined || obj.metadata.name === w.name) &&
+  w.labels(obj) &&
+  w.fields(obj);
 
+/**
+ * Where the stream starts: the current state (`fromRv` undefined) or the history after a resourceVersion. Undefined
+ * when history no longer reaches back that far (the 410 is already answered).
+ */
+function startingPoint(ctx: ApiContext, res: ServerResponse, w: WatchRequest): { fromRv?: number; backlog: StoreEvent[] } | undefined {
   const rvParam = w.resourceVersion;
   const fromRv = rvParam === undefined || rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
-  let backlog: StoreEvent[] | undefined = [];
-  if (fromRv !== undefined) {
-    backlog = Number.isFinite(fromRv) ? ctx.store.eventsSince(rt.bucket, fromRv) : undefined;
-    if (!backlog) {
-      const status = Number.isFinite(fromRv) ? tooOld(fromRv, ctx.store.oldestResumableRv()) : gone(`invalid resource version: ${rvParam}`).status;
-      const text = JSON.stringify(status);
-      res.writeHead(410, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
-      return;
-    }
-  }
+  if (fromRv === undefined) return { backlog: [] };
+  const backlog = Number.isFinite(fromRv) ? ctx.store.eventsSince(w.rt.bucket, fromRv) : undefined;
+  if (backlog) return { fromRv, backlog };
+  const status = Number.isFinite(fromRv) ? tooOld(fromRv, ctx.store.oldestResumableRv()) : gone(`invalid resource version: ${rvParam}`).status;
+  const text = JSON.stringify(status);
+  res.writeHead(410, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+  return undefined;
+}
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
-  res.flushHeaders();
-  let closed = false;
+/** Renders an object in the asked form (a table sends its column definitions once, with the first row). */
+function renderer(ctx: ApiContext, w: WatchRequest): (obj: KubeObject) => unknown {
   let sentColumns = false;
-
-  const render = (obj: KubeObject): unknown => {
+  return (obj) => {
     if (w.form === 'table') {
-      const table = toTable(rt, [obj], obj.metadata.resourceVersion ?? '', w.includeObject, ctx.now(), !sentColumns);
+      const table = toTable(w.rt, [obj], obj.metadata.resourceVersion ?? '', w.includeObject, ctx.now(), !sentColumns);
       sentColumns = true;
       return table;
     }
     if (w.form === 'metadata') return toPartial(obj);
     return obj;
   };
+}
+
+/** Bookmarks every interval when asked, and the end of the stream after timeoutSeconds. */
+function startTimers(ctx: ApiContext, watches: WatchRegistry, res: ServerResponse, w: WatchRequest, watch: { handle: ActiveWatch; closed(): boolean; lastRv(): number }): NodeJS.Timeout[] {
+  const { rt } = w;
+  const timers: NodeJS.Timeout[] = [];
+  if (w.bookmarks) {
+    const bookmark = (): void => {
+      const rv = String(Math.max(watch.lastRv(), ctx.store.currentRv()));
+      if (!watch.closed()) res.write(JSON.stringify({ type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: gvKey(rt.group, rt.version), metadata: { resourceVersion: rv } } }) + '\n');
+    };
+    timers.push(setInterval(bookmark, watches.bookmarkIntervalMs));
+  }
+  if (w.timeoutSeconds !== undefined && w.timeoutSeconds > 0) {
+    timers.push(setTimeout(() => watch.handle.close(), w.timeoutSeconds * 1000));
+  }
+  return timers;
+}
+
+export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: IncomingMessage, res: ServerResponse, w: WatchRequest): void {
+  const { rt } = w;
+  const matches = matcher(w);
+  const start = startingPoint(ctx, res, w);
+  if (!start) return;
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  let closed = false;
+  const render = renderer(ctx, w);
   const write = (type: string, object: KubeObject): void => {
     if (closed) return;
     res.write(w.form === 'object' ? serializedEvent(type, object) : JSON.stringify({ type, object: render(object) }) + '\n');
@@ -117,7 +144,7 @@ export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: Incomin
     deliver(event);
   }, rt.bucket);
 
-  const timers: NodeJS.Timeout[] = [];
+  let timers: NodeJS.Timeout[] = [];
   const handle: ActiveWatch = {
     expire: (status) => {
       if (closed) return;
@@ -137,23 +164,13 @@ export function serveWatch(ctx: ApiContext, watches: WatchRegistry, req: Incomin
   req.on('close', () => handle.close());
   res.on('close', () => handle.close());
 
-  if (fromRv === undefined) {
+  if (start.fromRv === undefined) {
     for (const obj of ctx.store.list(rt.bucket, w.namespace)) {
       const shown = present(rt, obj);
       if (matches(shown)) write('ADDED', shown);
     }
   } else {
-    for (const event of backlog) deliver(event);
+    for (const event of start.backlog) deliver(event);
   }
-
-  if (w.bookmarks) {
-    const bookmark = (): void => {
-      const rv = String(Math.max(lastRv, ctx.store.currentRv()));
-      if (!closed) res.write(JSON.stringify({ type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: gvKey(rt.group, rt.version), metadata: { resourceVersion: rv } } }) + '\n');
-    };
-    timers.push(setInterval(bookmark, watches.bookmarkIntervalMs));
-  }
-  if (w.timeoutSeconds !== undefined && w.timeoutSeconds > 0) {
-    timers.push(setTimeout(() => handle.close(), w.timeoutSeconds * 1000));
-  }
+  if (!closed) timers = startTimers(ctx, watches, res, w, { handle, closed: () => closed, lastRv: () => lastRv });
 }
