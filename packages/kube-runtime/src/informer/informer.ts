@@ -55,149 +55,171 @@ export interface Informer<T extends KubeObject> {
   run(signal: AbortSignal): Promise<void>;
 }
 
-// structure-exception(function-lines createInformer): over the limit before #21 set it; the split is left for a follow-up of #21
+/** One informer's settings, cache and progress; the functions below act on it. */
+interface InformerState<T extends KubeObject> {
+  options: InformerOptions<T>;
+  clock: Clock;
+  log: Logger;
+  backoff: ReturnType<typeof createBackoff>;
+  cache: IndexedCache<T>;
+  transform: (obj: T) => T;
+  handlers: Array<EventHandlers<T>>;
+  syncWaiters: Array<() => void>;
+  synced: boolean;
+  /** The resourceVersion the next watch resumes from. */
+  rv: string;
+}
+
+/** How one watch ended: 'relist' (410), 'error' (back off), or 'ended' (rewatch). */
+type WatchEnd = 'relist' | 'error' | 'ended';
+
 export function createInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
-  const { client, type } = options;
   const clock = options.clock ?? systemClock;
-  const log = (options.logger ?? silentLogger).child({ informer: type.plural, ...(options.namespace !== undefined && { namespace: options.namespace }) });
-  const backoff = createBackoff(clock, options.backoff);
-  const cache = createIndexedCache<T>(options.indexes);
-  const transform = options.transform ?? ((obj: T) => obj);
-  const handlers: Array<EventHandlers<T>> = [];
-  const syncWaiters: Array<() => void> = [];
-  let synced = false;
-  let rv = '';
-
-  const notify = (fn: (h: EventHandlers<T>) => void): void => {
-    for (const h of handlers) {
-      try {
-        fn(h);
-      } catch (e) {
-        log.error({ err: e }, 'informer event handler threw');
-      }
-    }
+  const s: InformerState<T> = {
+    options,
+    clock,
+    log: (options.logger ?? silentLogger).child({ informer: options.type.plural, ...(options.namespace !== undefined && { namespace: options.namespace }) }),
+    backoff: createBackoff(clock, options.backoff),
+    cache: createIndexedCache<T>(options.indexes),
+    transform: options.transform ?? ((obj: T) => obj),
+    handlers: [],
+    syncWaiters: [],
+    synced: false,
+    rv: '',
   };
-  const upsert = (obj: T): void => {
-    const old = cache.upsert(obj);
-    const stored = cache.get(objectKey(obj))!;
-    if (old) notify((h) => h.update?.(old, stored));
-    else notify((h) => h.add?.(stored));
-  };
-  const remove = (obj: T): void => {
-    const old = cache.remove(objectKey(obj));
-    if (old) notify((h) => h.delete?.(obj));
-  };
-
-  const relist = async (signal: AbortSignal): Promise<KubeError | undefined> => {
-    // Transformed page by page, so a full list never sits in memory untransformed.
-    const listed = await listAll<T>(client, type, { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize ?? 500, signal, transform });
-    if (!listed.ok) return listed.error;
-    const seen = new Set<string>();
-    for (const obj of listed.value.items) {
-      seen.add(objectKey(obj));
-      const old = cache.get(objectKey(obj));
-      if (!old || old.metadata.resourceVersion !== obj.metadata.resourceVersion) upsert(obj);
-    }
-    for (const key of cache.keys()) if (!seen.has(key)) remove(cache.get(key)!);
-    rv = listed.value.resourceVersion;
-    if (!synced) {
-      synced = true;
-      for (const w of syncWaiters.splice(0)) w();
-    }
-    return undefined;
-  };
-
-  /** One watch; returns why it ended: 'relist' (410), 'error' (back off), or 'ended' (rewatch). */
-  const watchOnce = async (signal: AbortSignal): Promise<'relist' | 'error' | 'ended'> => {
-    const started = clock.now();
-    let events = 0;
-    let gone = false;
-    let errorEvent: string | undefined;
-    const stop = new AbortController();
-    const watchSignal = AbortSignal.any([signal, stop.signal]);
-    const result = await client.watch<T>(type, {
-      ...(options.namespace !== undefined && { namespace: options.namespace }),
-      ...(options.labelSelector !== undefined && { labelSelector: options.labelSelector }),
-      ...(options.fieldSelector !== undefined && { fieldSelector: options.fieldSelector }),
-      resourceVersion: rv,
-      allowBookmarks: true,
-      timeoutSeconds: options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
-      idleTimeoutMs: options.watchIdleTimeoutMs ?? 120_000,
-      signal: watchSignal,
-      onEvent: (event) => {
-        events++;
-        if (event.type === 'ERROR') {
-          gone = event.object.code === 410;
-          errorEvent = `${event.object.code ?? ''} ${event.object.reason ?? ''}: ${event.object.message ?? ''}`;
-          stop.abort();
-          return;
-        }
-        const newRv = event.object.metadata?.resourceVersion;
-        if (event.type === 'ADDED' || event.type === 'MODIFIED') upsert(transform(event.object));
-        else if (event.type === 'DELETED') remove(transform(event.object));
-        if (newRv !== undefined && newRv !== '') rv = newRv;
-      },
-    });
-    if (signal.aborted) return 'ended';
-    if (gone) {
-      log.info({ resourceVersion: rv, reason: errorEvent }, 'watch expired; relisting');
-      return 'relist';
-    }
-    if (errorEvent !== undefined) {
-      log.warn({ reason: errorEvent }, 'watch ended with an error event');
-      return 'error';
-    }
-    if (!result.ok) {
-      if (isGone(result.error)) return 'relist';
-      // A silent stream (half-open connection, or a quiet server without bookmarks): resume at once.
-      if (result.error.reason === 'Timeout') {
-        log.info({ resourceVersion: rv }, 'watch idle; re-opening');
-        return 'ended';
-      }
-      log.warn({ error: describeError(result.error) }, 'watch failed');
-      return 'error';
-    }
-    // A stream that the server closes at once, repeatedly, must not become a hot loop.
-    return events === 0 && clock.now() - started < 1000 ? 'error' : 'ended';
-  };
-
-  const run = async (signal: AbortSignal): Promise<void> => {
-    let needList = true;
-    while (!signal.aborted) {
-      if (needList) {
-        const error = await relist(signal);
-        if (signal.aborted) break;
-        if (error) {
-          const wait = Math.max(backoff.next(), (error.retryAfterSeconds ?? 0) * 1000);
-          log.warn({ error: describeError(error), retryInMs: wait }, 'list failed');
-          await sleep(clock, wait, signal);
-          continue;
-        }
-        needList = false;
-      }
-      const outcome = await watchOnce(signal);
-      if (outcome === 'relist') needList = true;
-      else if (outcome === 'error') await sleep(clock, backoff.next(), signal);
-    }
-  };
-
   return {
-    type,
-    cache,
+    type: options.type,
+    cache: s.cache,
     addHandlers: (h) => {
-      handlers.push(h);
+      s.handlers.push(h);
       // Late subscribers see what is already known, as with client-go's AddEventHandler.
-      if (h.add) for (const obj of cache.list()) h.add(obj);
+      if (h.add) for (const obj of s.cache.list()) h.add(obj);
     },
-    hasSynced: () => synced,
+    hasSynced: () => s.synced,
     waitForSync: (signal) =>
       new Promise((resolve) => {
-        if (synced) return resolve(true);
+        if (s.synced) return resolve(true);
         if (signal?.aborted) return resolve(false);
-        syncWaiters.push(() => resolve(true));
-        signal?.addEventListener('abort', () => resolve(synced), { once: true });
+        s.syncWaiters.push(() => resolve(true));
+        signal?.addEventListener('abort', () => resolve(s.synced), { once: true });
       }),
-    lastResourceVersion: () => rv,
-    run,
+    lastResourceVersion: () => s.rv,
+    run: (signal) => run(s, signal),
   };
+}
+
+function notify<T extends KubeObject>(s: InformerState<T>, fn: (h: EventHandlers<T>) => void): void {
+  for (const h of s.handlers) {
+    try {
+      fn(h);
+    } catch (e) {
+      s.log.error({ err: e }, 'informer event handler threw');
+    }
+  }
+}
+
+function upsert<T extends KubeObject>(s: InformerState<T>, obj: T): void {
+  const old = s.cache.upsert(obj);
+  const stored = s.cache.get(objectKey(obj))!;
+  if (old) notify(s, (h) => h.update?.(old, stored));
+  else notify(s, (h) => h.add?.(stored));
+}
+
+function remove<T extends KubeObject>(s: InformerState<T>, obj: T): void {
+  const old = s.cache.remove(objectKey(obj));
+  if (old) notify(s, (h) => h.delete?.(obj));
+}
+
+async function relist<T extends KubeObject>(s: InformerState<T>, signal: AbortSignal): Promise<KubeError | undefined> {
+  const { options, cache } = s;
+  // Transformed page by page, so a full list never sits in memory untransformed.
+  const listed = await listAll<T>(options.client, options.type, { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize ?? 500, signal, transform: s.transform });
+  if (!listed.ok) return listed.error;
+  const seen = new Set<string>();
+  for (const obj of listed.value.items) {
+    seen.add(objectKey(obj));
+    const old = cache.get(objectKey(obj));
+    if (!old || old.metadata.resourceVersion !== obj.metadata.resourceVersion) upsert(s, obj);
+  }
+  for (const key of cache.keys()) if (!seen.has(key)) remove(s, cache.get(key)!);
+  s.rv = listed.value.resourceVersion;
+  if (!s.synced) {
+    s.synced = true;
+    for (const w of s.syncWaiters.splice(0)) w();
+  }
+  return undefined;
+}
+
+/** One watch from the last resourceVersion, applying its events; returns how it ended. */
+async function watchOnce<T extends KubeObject>(s: InformerState<T>, signal: AbortSignal): Promise<WatchEnd> {
+  const { options, clock, log } = s;
+  const started = clock.now();
+  let events = 0;
+  let errorEvent: { gone: boolean; text: string } | undefined;
+  const stop = new AbortController();
+  const result = await options.client.watch<T>(options.type, {
+    ...(options.namespace !== undefined && { namespace: options.namespace }),
+    ...(options.labelSelector !== undefined && { labelSelector: options.labelSelector }),
+    ...(options.fieldSelector !== undefined && { fieldSelector: options.fieldSelector }),
+    resourceVersion: s.rv,
+    allowBookmarks: true,
+    timeoutSeconds: options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
+    idleTimeoutMs: options.watchIdleTimeoutMs ?? 120_000,
+    signal: AbortSignal.any([signal, stop.signal]),
+    onEvent: (event) => {
+      events++;
+      if (event.type === 'ERROR') {
+        errorEvent = { gone: event.object.code === 410, text: `${event.object.code ?? ''} ${event.object.reason ?? ''}: ${event.object.message ?? ''}` };
+        stop.abort();
+        return;
+      }
+      const newRv = event.object.metadata?.resourceVersion;
+      if (event.type === 'ADDED' || event.type === 'MODIFIED') upsert(s, s.transform(event.object));
+      else if (event.type === 'DELETED') remove(s, s.transform(event.object));
+      if (newRv !== undefined && newRv !== '') s.rv = newRv;
+    },
+  });
+  if (signal.aborted) return 'ended';
+  if (errorEvent?.gone) {
+    log.info({ resourceVersion: s.rv, reason: errorEvent.text }, 'watch expired; relisting');
+    return 'relist';
+  }
+  if (errorEvent !== undefined) {
+    log.warn({ reason: errorEvent.text }, 'watch ended with an error event');
+    return 'error';
+  }
+  if (!result.ok) return watchFailed(s, result.error);
+  // A stream that the server closes at once, repeatedly, must not become a hot loop.
+  return events === 0 && clock.now() - started < 1000 ? 'error' : 'ended';
+}
+
+function watchFailed<T extends KubeObject>(s: InformerState<T>, error: KubeError): WatchEnd {
+  if (isGone(error)) return 'relist';
+  // A silent stream (half-open connection, or a quiet server without bookmarks): resume at once.
+  if (error.reason === 'Timeout') {
+    s.log.info({ resourceVersion: s.rv }, 'watch idle; re-opening');
+    return 'ended';
+  }
+  s.log.warn({ error: describeError(error) }, 'watch failed');
+  return 'error';
+}
+
+async function run<T extends KubeObject>(s: InformerState<T>, signal: AbortSignal): Promise<void> {
+  let needList = true;
+  while (!signal.aborted) {
+    if (needList) {
+      const error = await relist(s, signal);
+      if (signal.aborted) break;
+      if (error) {
+        const wait = Math.max(s.backoff.next(), (error.retryAfterSeconds ?? 0) * 1000);
+        s.log.warn({ error: describeError(error), retryInMs: wait }, 'list failed');
+        await sleep(s.clock, wait, signal);
+        continue;
+      }
+      needList = false;
+    }
+    const outcome = await watchOnce(s, signal);
+    if (outcome === 'relist') needList = true;
+    else if (outcome === 'error') await sleep(s.clock, s.backoff.next(), signal);
+  }
 }

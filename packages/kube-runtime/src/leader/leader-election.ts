@@ -46,134 +46,159 @@ export interface LeaderElector {
 
 export const defaultIdentity = (): string => `${process.env.POD_NAME ?? hostname()}_${randomUUID()}`;
 
-// structure-exception(function-lines createLeaderElector): over the limit before #21 set it; the split is left for a follow-up of #21
+/** One elector's settings and what it has seen of the lease; the functions below act on it. */
+interface Election {
+  options: LeaderElectionOptions;
+  clock: Clock;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  identity: string;
+  log: Logger;
+  lock: ReturnType<typeof leaseLock>;
+  callTimeoutMs: number;
+  observed: { key: string; at: number } | undefined;
+  current: Lease | undefined;
+  leading: boolean;
+  lastHolder: string | undefined;
+}
+
 export function createLeaderElector(options: LeaderElectionOptions): LeaderElector {
-  const clock = options.clock ?? systemClock;
-  const leaseDurationMs = options.leaseDurationMs ?? 15_000;
-  const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
-  const retryPeriodMs = options.retryPeriodMs ?? 2_000;
   const identity = options.identity ?? defaultIdentity();
-  const log = (options.logger ?? silentLogger).child({ lease: `${options.namespace}/${options.name}`, identity });
-  const lock = leaseLock(options.client, options.namespace, options.name);
-  // A call may not outlive one retry period, so a renewal attempt never eats the whole renew deadline.
-  const callTimeoutMs = Math.max(retryPeriodMs, 500);
-  let observed: { key: string; at: number } | undefined;
-  let current: Lease | undefined;
-  let leading = false;
-  let lastHolder: string | undefined;
-
-  const spec = (now: number, previous: LeaseSpec | undefined): LeaseSpec => {
-    const sameHolder = previous?.holderIdentity === identity;
-    return {
-      holderIdentity: identity,
-      leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
-      acquireTime: sameHolder && previous?.acquireTime ? previous.acquireTime : formatMicroTime(now),
-      renewTime: formatMicroTime(now),
-      leaseTransitions: previous === undefined ? 0 : sameHolder ? (previous.leaseTransitions ?? 0) : (previous.leaseTransitions ?? 0) + 1,
-    };
+  const retryPeriodMs = options.retryPeriodMs ?? 2_000;
+  const e: Election = {
+    options,
+    clock: options.clock ?? systemClock,
+    leaseDurationMs: options.leaseDurationMs ?? 15_000,
+    renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
+    retryPeriodMs,
+    identity,
+    log: (options.logger ?? silentLogger).child({ lease: `${options.namespace}/${options.name}`, identity }),
+    lock: leaseLock(options.client, options.namespace, options.name),
+    // A call may not outlive one retry period, so a renewal attempt never eats the whole renew deadline.
+    callTimeoutMs: Math.max(retryPeriodMs, 500),
+    observed: undefined,
+    current: undefined,
+    leading: false,
+    lastHolder: undefined,
   };
+  return { identity, isLeader: () => e.leading, run: (signal) => run(e, signal) };
+}
 
-  const tryAcquireOrRenew = async (): Promise<boolean> => {
-    const now = clock.now();
-    const got = await lock.get(callTimeoutMs);
-    if (!got.ok) {
-      if (!isNotFound(got.error)) {
-        log.warn({ error: describeError(got.error) }, 'error retrieving lease');
-        return false;
-      }
-      const created = await lock.create(spec(now, undefined), callTimeoutMs);
-      if (!created.ok) {
-        if (!isAlreadyExists(created.error)) log.warn({ error: describeError(created.error) }, 'error creating lease');
-        return false;
-      }
-      current = created.value;
-      observed = { key: JSON.stringify(created.value.spec), at: now };
-      return true;
-    }
-    const record = got.value.spec ?? {};
-    const key = JSON.stringify({ h: record.holderIdentity, r: record.renewTime, d: record.leaseDurationSeconds });
-    if (observed?.key !== key) observed = { key, at: now };
-    if (record.holderIdentity !== lastHolder) {
-      lastHolder = record.holderIdentity;
-      if (lastHolder) log.info({ leader: lastHolder }, 'new leader observed');
-    }
-    const holder = record.holderIdentity ?? '';
-    const duration = (record.leaseDurationSeconds ?? Math.ceil(leaseDurationMs / 1000)) * 1000;
-    if (holder !== '' && holder !== identity && observed.at + duration > now) return false;
-    const updated = await lock.update(got.value, spec(now, record), callTimeoutMs);
-    if (!updated.ok) {
-      if (!isConflict(updated.error)) log.warn({ error: describeError(updated.error) }, 'error updating lease');
+function leaseSpec(e: Election, now: number, previous: LeaseSpec | undefined): LeaseSpec {
+  const sameHolder = previous?.holderIdentity === e.identity;
+  return {
+    holderIdentity: e.identity,
+    leaseDurationSeconds: Math.ceil(e.leaseDurationMs / 1000),
+    acquireTime: sameHolder && previous?.acquireTime ? previous.acquireTime : formatMicroTime(now),
+    renewTime: formatMicroTime(now),
+    leaseTransitions: previous === undefined ? 0 : sameHolder ? (previous.leaseTransitions ?? 0) : (previous.leaseTransitions ?? 0) + 1,
+  };
+}
+
+async function tryAcquireOrRenew(e: Election): Promise<boolean> {
+  const now = e.clock.now();
+  const got = await e.lock.get(e.callTimeoutMs);
+  if (!got.ok) {
+    if (!isNotFound(got.error)) {
+      e.log.warn({ error: describeError(got.error) }, 'error retrieving lease');
       return false;
     }
-    current = updated.value;
-    observed = { key: JSON.stringify({ h: identity, r: updated.value.spec?.renewTime, d: updated.value.spec?.leaseDurationSeconds }), at: now };
-    return true;
-  };
-
-  /** Renews every retry period (trying again each period on failure); false once the renew deadline passes. */
-  const keepRenewing = async (signal: AbortSignal): Promise<boolean> => {
-    for (;;) {
-      await sleep(clock, retryPeriodMs, signal);
-      if (signal.aborted) return true;
-      const deadline = clock.now() + renewDeadlineMs;
-      while (!(await tryAcquireOrRenew())) {
-        if (signal.aborted) return true;
-        if (clock.now() + retryPeriodMs > deadline) return false;
-        await sleep(clock, retryPeriodMs, signal);
-      }
+    const created = await e.lock.create(leaseSpec(e, now, undefined), e.callTimeoutMs);
+    if (!created.ok) {
+      if (!isAlreadyExists(created.error)) e.log.warn({ error: describeError(created.error) }, 'error creating lease');
+      return false;
     }
-  };
+    e.current = created.value;
+    e.observed = { key: JSON.stringify(created.value.spec), at: now };
+    return true;
+  }
+  const record = got.value.spec ?? {};
+  const key = JSON.stringify({ h: record.holderIdentity, r: record.renewTime, d: record.leaseDurationSeconds });
+  if (e.observed?.key !== key) e.observed = { key, at: now };
+  if (record.holderIdentity !== e.lastHolder) {
+    e.lastHolder = record.holderIdentity;
+    if (e.lastHolder) e.log.info({ leader: e.lastHolder }, 'new leader observed');
+  }
+  const holder = record.holderIdentity ?? '';
+  const duration = (record.leaseDurationSeconds ?? Math.ceil(e.leaseDurationMs / 1000)) * 1000;
+  if (holder !== '' && holder !== e.identity && e.observed.at + duration > now) return false;
+  const updated = await e.lock.update(got.value, leaseSpec(e, now, record), e.callTimeoutMs);
+  if (!updated.ok) {
+    if (!isConflict(updated.error)) e.log.warn({ error: describeError(updated.error) }, 'error updating lease');
+    return false;
+  }
+  e.current = updated.value;
+  e.observed = { key: JSON.stringify({ h: e.identity, r: updated.value.spec?.renewTime, d: updated.value.spec?.leaseDurationSeconds }), at: now };
+  return true;
+}
 
-  const release = async (): Promise<boolean> => {
-    if (!current || current.spec?.holderIdentity !== identity) return false;
-    const now = clock.now();
-    const released = await lock.update(current, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: current.spec?.leaseTransitions ?? 0 }, callTimeoutMs);
-    if (!released.ok) log.warn({ error: describeError(released.error) }, 'failed to release lease');
-    return released.ok;
-  };
+/** Renews every retry period (trying again each period on failure); false once the renew deadline passes. */
+async function keepRenewing(e: Election, signal: AbortSignal): Promise<boolean> {
+  for (;;) {
+    await sleep(e.clock, e.retryPeriodMs, signal);
+    if (signal.aborted) return true;
+    const deadline = e.clock.now() + e.renewDeadlineMs;
+    while (!(await tryAcquireOrRenew(e))) {
+      if (signal.aborted) return true;
+      if (e.clock.now() + e.retryPeriodMs > deadline) return false;
+      await sleep(e.clock, e.retryPeriodMs, signal);
+    }
+  }
+}
 
-  const setLeading = (value: boolean): void => {
-    leading = value;
-    options.onLeaderChange?.(value);
-  };
+async function release(e: Election): Promise<boolean> {
+  const current = e.current;
+  if (!current || current.spec?.holderIdentity !== e.identity) return false;
+  const now = e.clock.now();
+  const released = await e.lock.update(current, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: current.spec?.leaseTransitions ?? 0 }, e.callTimeoutMs);
+  if (!released.ok) e.log.warn({ error: describeError(released.error) }, 'failed to release lease');
+  return released.ok;
+}
 
-  return {
-    identity,
-    isLeader: () => leading,
-    run: async (signal) => {
-      log.info('attempting to acquire leader lease');
-      while (!signal.aborted && !(await tryAcquireOrRenew())) {
-        // client-go jitters the retry by up to 1.2x so followers do not hammer the lease together.
-        await sleep(clock, retryPeriodMs * (1 + 1.2 * Math.random()), signal);
-      }
-      if (signal.aborted) return 'stopped';
-      log.info('successfully acquired lease');
-      const leadership = new AbortController();
-      const onShutdown = (): void => leadership.abort();
-      signal.addEventListener('abort', onShutdown, { once: true });
-      setLeading(true);
-      options.onStartedLeading?.(leadership.signal);
-      // Renewal goes on while controllers drain after a shutdown, so no one else leads before they finish.
-      const renewing = new AbortController();
-      let lost = false;
-      const renewed = keepRenewing(renewing.signal).then((kept) => {
-        lost = !kept;
-        if (lost) options.onLost?.();
-        leadership.abort();
-      });
-      await new Promise<void>((resolve) => (leadership.signal.aborted ? resolve() : leadership.signal.addEventListener('abort', () => resolve(), { once: true })));
-      signal.removeEventListener('abort', onShutdown);
-      setLeading(false);
-      if (lost) {
-        log.error('leader election lost');
-        void options.onStoppedLeading?.();
-        return 'lost';
-      }
-      await options.onStoppedLeading?.();
-      renewing.abort();
-      await renewed;
-      if (lost) return 'lost';
-      return options.releaseOnCancel === false ? 'stopped' : (await release()) ? 'released' : 'stopped';
-    },
-  };
+function setLeading(e: Election, value: boolean): void {
+  e.leading = value;
+  e.options.onLeaderChange?.(value);
+}
+
+async function run(e: Election, signal: AbortSignal): Promise<ElectionEnd> {
+  e.log.info('attempting to acquire leader lease');
+  while (!signal.aborted && !(await tryAcquireOrRenew(e))) {
+    // client-go jitters the retry by up to 1.2x so followers do not hammer the lease together.
+    await sleep(e.clock, e.retryPeriodMs * (1 + 1.2 * Math.random()), signal);
+  }
+  if (signal.aborted) return 'stopped';
+  e.log.info('successfully acquired lease');
+  return lead(e, signal);
+}
+
+/** Leads until the lease is lost or `signal` aborts; then stops the leader's work and (by default) releases. */
+async function lead(e: Election, signal: AbortSignal): Promise<ElectionEnd> {
+  const { options } = e;
+  const leadership = new AbortController();
+  const onShutdown = (): void => leadership.abort();
+  signal.addEventListener('abort', onShutdown, { once: true });
+  setLeading(e, true);
+  options.onStartedLeading?.(leadership.signal);
+  // Renewal goes on while controllers drain after a shutdown, so no one else leads before they finish.
+  const renewing = new AbortController();
+  let lost = false;
+  const renewed = keepRenewing(e, renewing.signal).then((kept) => {
+    lost = !kept;
+    if (lost) options.onLost?.();
+    leadership.abort();
+  });
+  await new Promise<void>((resolve) => (leadership.signal.aborted ? resolve() : leadership.signal.addEventListener('abort', () => resolve(), { once: true })));
+  signal.removeEventListener('abort', onShutdown);
+  setLeading(e, false);
+  if (lost) {
+    e.log.error('leader election lost');
+    void options.onStoppedLeading?.();
+    return 'lost';
+  }
+  await options.onStoppedLeading?.();
+  renewing.abort();
+  await renewed;
+  if (lost) return 'lost';
+  return options.releaseOnCancel === false ? 'stopped' : (await release(e)) ? 'released' : 'stopped';
 }

@@ -13,10 +13,10 @@ import type { KubeClient } from '../client/rest-client.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { IndexFunc } from '../cache/indexed-cache.ts';
 import { createController, type Controller, type ControllerOptions } from '../controller/controller.ts';
-import { createEventRecorder, type EventRecorder } from '../events/event-recorder.ts';
+import { createEventRecorder, type EventRecorder, type EventRecorderOptions } from '../events/event-recorder.ts';
 import type { BackoffOptions } from '../informer/backoff.ts';
 import { createInformer, type Informer } from '../informer/informer.ts';
-import { createLeaderElector, type LeaderElector } from '../leader/leader-election.ts';
+import { createLeaderElector } from '../leader/leader-election.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { createRuntimeMetrics, type RuntimeMetrics } from '../metrics/runtime-metrics.ts';
 import { createStatusWriter, type StatusWriter, type StatusWriterOptions } from '../status/status-writer.ts';
@@ -77,7 +77,8 @@ export interface Manager {
   /** One informer per (type, namespace, selectors), shared by every controller that asks. */
   informer<T extends KubeObject>(type: ResourceType, scope?: InformerScope<T>): Informer<T>;
   addController(options: Omit<ControllerOptions, 'clock' | 'metrics' | 'queueMetrics' | 'logger'>): Controller;
-  eventRecorder(component: string, api?: 'events.k8s.io' | 'core'): EventRecorder;
+  /** An event recorder over the lease-fenced work client, flushed when the manager stops. */
+  eventRecorder(component: string, options?: Pick<EventRecorderOptions, 'api' | 'instance'>): EventRecorder;
   /** kube-runtime's status writer over the lease-fenced work client (`changed`: when a status is worth a write). */
   statusWriter(type: ResourceType, options?: Pick<StatusWriterOptions, 'fieldManager' | 'changed'>): StatusWriter;
   addHealthzCheck(name: string, check: Check): void;
@@ -97,170 +98,222 @@ export interface Manager {
   kill(): Promise<void>;
 }
 
-// structure-exception(function-lines createManager): over the limit before #21 set it; the split is left for a follow-up of #21
+/** What one manager holds and how far it got; the functions below act on it. */
+interface ManagerState {
+  options: ManagerOptions;
+  clock: Clock;
+  log: Logger;
+  metrics: RuntimeMetrics;
+  graceMs: number;
+  informers: Map<string, Informer<KubeObject>>;
+  controllers: Controller[];
+  recorders: EventRecorder[];
+  healthz: Map<string, Check>;
+  readyz: Map<string, Check>;
+  bound: { metrics?: string; probes?: string };
+  informerStop: AbortController;
+  informerRuns: Array<Promise<void>>;
+  hooks: Array<() => Promise<void>>;
+  shutdown: AbortController;
+  work: AbortController;
+  workClient: KubeClient;
+  killed: boolean;
+  started: boolean;
+  leading: boolean;
+  run: Promise<ManagerExit> | undefined;
+  markStarted: (error?: unknown) => void;
+  startedOnce: Promise<void>;
+}
+
 export function createManager(options: ManagerOptions): Manager {
+  const m = managerState(options);
+  return {
+    client: options.client,
+    workClient: m.workClient,
+    workSignal: m.work.signal,
+    logger: m.log,
+    metrics: m.metrics,
+    informer: <T extends KubeObject>(type: ResourceType, scope?: InformerScope<T>) => sharedInformer(m, type, scope),
+    addController: (o) => addController(m, o),
+    eventRecorder: (component, recorderOptions) => {
+      const recorder = createEventRecorder({ client: m.workClient, component, clock: m.clock, logger: m.log, ...recorderOptions });
+      m.recorders.push(recorder);
+      return recorder;
+    },
+    statusWriter: (type, writerOptions) => createStatusWriter({ ...writerOptions, client: m.workClient, type }),
+    addHealthzCheck: (name, check) => void m.healthz.set(name, check),
+    addReadyzCheck: (name, check) => void m.readyz.set(name, check),
+    isLeader: () => m.leading,
+    addresses: () => ({ ...m.bound }),
+    addShutdownHook: (hook) => void m.hooks.push(hook),
+    started: () => m.startedOnce,
+    stop: async () => {
+      m.shutdown.abort();
+      await m.run?.catch(() => undefined);
+    },
+    kill: async () => {
+      m.killed = true;
+      m.work.abort(new Error('killed'));
+      m.shutdown.abort();
+      await m.run?.catch(() => undefined);
+    },
+    start: (signal) => {
+      if (m.started) throw new Error('manager: start() called twice');
+      m.started = true;
+      m.run = runManager(m, signal);
+      return m.run;
+    },
+  };
+}
+
+function managerState(options: ManagerOptions): ManagerState {
   const clock = options.clock ?? systemClock;
-  const log = options.logger ?? silentLogger;
-  const metrics = options.metrics ?? createRuntimeMetrics({ clock });
-  const graceMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const informers = new Map<string, Informer<KubeObject>>();
-  const controllers: Array<{ controller: Controller }> = [];
-  const recorders: EventRecorder[] = [];
-  const healthz = new Map<string, Check>([['ping', () => true]]);
-  const readyz = new Map<string, Check>([['ping', () => true], ['informers-synced', () => [...informers.values()].every((i) => i.hasSynced())]]);
-  const bound: { metrics?: string; probes?: string } = {};
-  const informerStop = new AbortController();
-  const informerRuns: Array<Promise<void>> = [];
-  const hooks: Array<() => Promise<void>> = [];
-  const shutdown = new AbortController();
   const work = new AbortController();
-  const workClient = options.client.withSignal(work.signal);
-  let killed = false;
-  let run: Promise<ManagerExit> | undefined;
   let markStarted!: (error?: unknown) => void;
   const startedOnce = new Promise<void>((resolve, reject) => (markStarted = (error) => (error === undefined ? resolve() : reject(error))));
   startedOnce.catch(() => undefined); // start() reports the same error to its caller
-  let started = false;
-  let elector: LeaderElector | undefined;
-  let leading = options.leaderElection === undefined;
-
-  const runInformer = (informer: Informer<KubeObject>): void => void informerRuns.push(informer.run(informerStop.signal));
-
-  /** Runs every controller until `signal` aborts; resolves when they drained or the grace period ended. */
-  const runControllers = (signal: AbortSignal): Promise<void> => {
-    const runs = Promise.all(controllers.map(({ controller }) => controller.start(signal))).then(() => undefined);
-    return new Promise<void>((resolve) => {
-      void runs.then(resolve);
-      signal.addEventListener('abort', () => {
-        const cancel = clock.setTimer(() => {
-          log.warn({ timeoutMs: graceMs }, 'graceful shutdown timed out with reconciles still running; cancelling their API calls');
-          work.abort(new Error('graceful shutdown timed out'));
-          resolve();
-        }, graceMs);
-        void runs.then(cancel);
-      }, { once: true });
-    });
-  };
-
   return {
-    client: options.client,
-    workClient,
-    workSignal: work.signal,
-    logger: log,
-    metrics,
-    informer: <T extends KubeObject>(type: ResourceType, scope: InformerScope<T> = {}) => {
-      const key = [type.group, type.version, type.plural, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
-      let informer = informers.get(key);
-      if (!informer) {
-        informer = createInformer<T>({ client: options.client, type, clock, logger: log, ...(options.informerBackoff && { backoff: options.informerBackoff }), ...scope }) as unknown as Informer<KubeObject>;
-        informers.set(key, informer);
-        if (started) runInformer(informer);
-      }
-      return informer as unknown as Informer<T>;
-    },
-    addController: (o) => {
-      if (started) throw new Error(`manager: add controller ${o.name} before start()`);
-      const concurrency = Math.max(1, o.concurrency ?? 1);
-      const holder: { controller?: Controller } = {};
-      const queueMetrics = metrics.queue(o.name, () => holder.controller?.queue.inFlightSince() ?? []);
-      holder.controller = createController({ ...o, clock, logger: log, metrics: metrics.controller(o.name, concurrency), queueMetrics });
-      controllers.push({ controller: holder.controller });
-      return holder.controller;
-    },
-    eventRecorder: (component, api) => {
-      const recorder = createEventRecorder({ client: workClient, component, clock, logger: log, ...(api && { api }) });
-      recorders.push(recorder);
-      return recorder;
-    },
-    statusWriter: (type, options) => createStatusWriter({ ...options, client: workClient, type }),
-    addHealthzCheck: (name, check) => void healthz.set(name, check),
-    addReadyzCheck: (name, check) => void readyz.set(name, check),
-    isLeader: () => leading,
-    addresses: () => ({ ...bound }),
-    addShutdownHook: (hook) => void hooks.push(hook),
-    started: () => startedOnce,
-    stop: async () => {
-      shutdown.abort();
-      await run?.catch(() => undefined);
-    },
-    kill: async () => {
-      killed = true;
-      work.abort(new Error('killed'));
-      shutdown.abort();
-      await run?.catch(() => undefined);
-    },
-    start: (signal) => {
-      if (started) throw new Error('manager: start() called twice');
-      started = true;
-      run = runManager(signal);
-      return run;
-    },
+    options,
+    clock,
+    log: options.logger ?? silentLogger,
+    metrics: options.metrics ?? createRuntimeMetrics({ clock }),
+    graceMs: options.gracefulShutdownTimeoutMs ?? 30_000,
+    informers,
+    controllers: [],
+    recorders: [],
+    healthz: new Map<string, Check>([['ping', () => true]]),
+    readyz: new Map<string, Check>([['ping', () => true], ['informers-synced', () => [...informers.values()].every((i) => i.hasSynced())]]),
+    bound: {},
+    informerStop: new AbortController(),
+    informerRuns: [],
+    hooks: [],
+    shutdown: new AbortController(),
+    work,
+    workClient: options.client.withSignal(work.signal),
+    killed: false,
+    started: false,
+    leading: options.leaderElection === undefined,
+    run: undefined,
+    markStarted,
+    startedOnce,
   };
+}
 
-  async function runManager(signal: AbortSignal | undefined): Promise<ManagerExit> {
-    if (signal?.aborted) shutdown.abort();
-    else signal?.addEventListener('abort', () => shutdown.abort(), { once: true });
-    const removeSignals = options.handleSignals ? onShutdownSignals(() => shutdown.abort(), log) : () => undefined;
-    const servers: ProbeServer[] = [];
-    try {
-      if (options.metricsBindAddress !== undefined && options.metricsBindAddress !== '0') {
-        const s = await startProbeServer(options.metricsBindAddress, { metrics: metrics.registry });
-        servers.push(s);
-        bound.metrics = s.address;
-        log.info({ bindAddress: s.address }, 'Serving metrics server');
-      }
-      if (options.healthProbeBindAddress !== undefined && options.healthProbeBindAddress !== '0') {
-        const s = await startProbeServer(options.healthProbeBindAddress, { healthz, readyz });
-        servers.push(s);
-        bound.probes = s.address;
-        log.info({ bindAddress: s.address }, 'Starting health probe server');
-      }
-      for (const informer of informers.values()) runInformer(informer);
-      markStarted();
-      let exit: ManagerExit = 'stopped';
-      if (options.leaderElection) {
-        const le = options.leaderElection;
-        let runs: Promise<void> = Promise.resolve();
-        elector = createLeaderElector({
-          client: le.client ?? options.client, namespace: le.namespace, name: le.id, clock, logger: log,
-          ...(le.identity !== undefined && { identity: le.identity }),
-          ...(le.leaseDurationMs !== undefined && { leaseDurationMs: le.leaseDurationMs }),
-          ...(le.renewDeadlineMs !== undefined && { renewDeadlineMs: le.renewDeadlineMs }),
-          ...(le.retryPeriodMs !== undefined && { retryPeriodMs: le.retryPeriodMs }),
-          // Read when the election ends: a killed replica leaves its lease for the others to wait out.
-          get releaseOnCancel() {
-            return !killed && le.releaseOnCancel !== false;
-          },
-          onLeaderChange: metrics.leaderElection(le.id),
-          onLost: () => {
-            log.error('leader election lost: cancelling in-flight API calls');
-            work.abort(new Error('leader election lost'));
-          },
-          onStartedLeading: (leadership) => {
-            leading = true;
-            leadership.addEventListener('abort', () => (leading = false), { once: true });
-            runs = runControllers(leadership);
-          },
-          onStoppedLeading: () => runs,
-        });
-        if ((await elector.run(shutdown.signal)) === 'lost') exit = 'leader-election-lost';
-        await runs;
-      } else {
-        await runControllers(shutdown.signal);
-        leading = false;
-      }
-      return exit;
-    } catch (error) {
-      markStarted(error);
-      throw error;
-    } finally {
-      removeSignals();
-      await Promise.allSettled(hooks.map((hook) => hook()));
-      informerStop.abort();
-      await Promise.all(informerRuns);
-      await Promise.all(recorders.map((r) => r.flush()));
-      await Promise.all(servers.map((s) => s.close()));
-      log.info('manager stopped');
-    }
+function sharedInformer<T extends KubeObject>(m: ManagerState, type: ResourceType, scope: InformerScope<T> = {}): Informer<T> {
+  const key = [type.group, type.version, type.plural, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
+  let informer = m.informers.get(key);
+  if (!informer) {
+    const { options } = m;
+    informer = createInformer<T>({ client: options.client, type, clock: m.clock, logger: m.log, ...(options.informerBackoff && { backoff: options.informerBackoff }), ...scope }) as unknown as Informer<KubeObject>;
+    m.informers.set(key, informer);
+    if (m.started) runInformer(m, informer);
   }
+  return informer as unknown as Informer<T>;
+}
+
+function addController(m: ManagerState, o: Parameters<Manager['addController']>[0]): Controller {
+  if (m.started) throw new Error(`manager: add controller ${o.name} before start()`);
+  const concurrency = Math.max(1, o.concurrency ?? 1);
+  const holder: { controller?: Controller } = {};
+  const queueMetrics = m.metrics.queue(o.name, () => holder.controller?.queue.inFlightSince() ?? []);
+  holder.controller = createController({ ...o, clock: m.clock, logger: m.log, metrics: m.metrics.controller(o.name, concurrency), queueMetrics });
+  m.controllers.push(holder.controller);
+  return holder.controller;
+}
+
+function runInformer(m: ManagerState, informer: Informer<KubeObject>): void {
+  m.informerRuns.push(informer.run(m.informerStop.signal));
+}
+
+/** Runs every controller until `signal` aborts; resolves when they drained or the grace period ended. */
+function runControllers(m: ManagerState, signal: AbortSignal): Promise<void> {
+  const runs = Promise.all(m.controllers.map((controller) => controller.start(signal))).then(() => undefined);
+  return new Promise<void>((resolve) => {
+    void runs.then(resolve);
+    signal.addEventListener('abort', () => {
+      const cancel = m.clock.setTimer(() => {
+        m.log.warn({ timeoutMs: m.graceMs }, 'graceful shutdown timed out with reconciles still running; cancelling their API calls');
+        m.work.abort(new Error('graceful shutdown timed out'));
+        resolve();
+      }, m.graceMs);
+      void runs.then(cancel);
+    }, { once: true });
+  });
+}
+
+async function runManager(m: ManagerState, signal: AbortSignal | undefined): Promise<ManagerExit> {
+  const { options, log, shutdown } = m;
+  if (signal?.aborted) shutdown.abort();
+  else signal?.addEventListener('abort', () => shutdown.abort(), { once: true });
+  const removeSignals = options.handleSignals ? onShutdownSignals(() => shutdown.abort(), log) : () => undefined;
+  const servers: ProbeServer[] = [];
+  try {
+    await startServers(m, servers);
+    for (const informer of m.informers.values()) runInformer(m, informer);
+    m.markStarted();
+    if (options.leaderElection) return await runElected(m, options.leaderElection);
+    await runControllers(m, shutdown.signal);
+    m.leading = false;
+    return 'stopped';
+  } catch (error) {
+    m.markStarted(error);
+    throw error;
+  } finally {
+    removeSignals();
+    await Promise.allSettled(m.hooks.map((hook) => hook()));
+    m.informerStop.abort();
+    await Promise.all(m.informerRuns);
+    await Promise.all(m.recorders.map((r) => r.flush()));
+    await Promise.all(servers.map((s) => s.close()));
+    log.info('manager stopped');
+  }
+}
+
+/** The metrics and probe servers, as configured; each one started is pushed to `servers` (closed on the way out). */
+async function startServers(m: ManagerState, servers: ProbeServer[]): Promise<void> {
+  const { options, log } = m;
+  if (options.metricsBindAddress !== undefined && options.metricsBindAddress !== '0') {
+    const s = await startProbeServer(options.metricsBindAddress, { metrics: m.metrics.registry });
+    servers.push(s);
+    m.bound.metrics = s.address;
+    log.info({ bindAddress: s.address }, 'Serving metrics server');
+  }
+  if (options.healthProbeBindAddress !== undefined && options.healthProbeBindAddress !== '0') {
+    const s = await startProbeServer(options.healthProbeBindAddress, { healthz: m.healthz, readyz: m.readyz });
+    servers.push(s);
+    m.bound.probes = s.address;
+    log.info({ bindAddress: s.address }, 'Starting health probe server');
+  }
+}
+
+/** Campaigns for the lease and runs the controllers while leading; resolves once they drained. */
+async function runElected(m: ManagerState, le: LeaderElectionConfig): Promise<ManagerExit> {
+  const { log } = m;
+  let runs: Promise<void> = Promise.resolve();
+  const elector = createLeaderElector({
+    client: le.client ?? m.options.client, namespace: le.namespace, name: le.id, clock: m.clock, logger: log,
+    ...(le.identity !== undefined && { identity: le.identity }),
+    ...(le.leaseDurationMs !== undefined && { leaseDurationMs: le.leaseDurationMs }),
+    ...(le.renewDeadlineMs !== undefined && { renewDeadlineMs: le.renewDeadlineMs }),
+    ...(le.retryPeriodMs !== undefined && { retryPeriodMs: le.retryPeriodMs }),
+    // Read when the election ends: a killed replica leaves its lease for the others to wait out.
+    get releaseOnCancel() {
+      return !m.killed && le.releaseOnCancel !== false;
+    },
+    onLeaderChange: m.metrics.leaderElection(le.id),
+    onLost: () => {
+      log.error('leader election lost: cancelling in-flight API calls');
+      m.work.abort(new Error('leader election lost'));
+    },
+    onStartedLeading: (leadership) => {
+      m.leading = true;
+      leadership.addEventListener('abort', () => (m.leading = false), { once: true });
+      runs = runControllers(m, leadership);
+    },
+    onStoppedLeading: () => runs,
+  });
+  const exit: ManagerExit = (await elector.run(m.shutdown.signal)) === 'lost' ? 'leader-election-lost' : 'stopped';
+  await runs;
+  return exit;
 }

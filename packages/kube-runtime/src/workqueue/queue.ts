@@ -31,99 +31,123 @@ export interface WorkQueueOptions {
   metrics?: QueueMetrics;
 }
 
-// structure-exception(function-lines createWorkQueue): over the limit before #21 set it; the split is left for a follow-up of #21
+/** The queue's state; the functions below act on it. */
+interface QueueState {
+  clock: Clock;
+  limiter: RateLimiter;
+  metrics: QueueMetrics;
+  queue: string[];
+  dirty: Set<string>;
+  /** key -> processing start */
+  active: Map<string, number>;
+  addedAt: Map<string, number>;
+  waiting: Map<string, { at: number; cancel: () => void }>;
+  getters: Array<(key: string | undefined) => void>;
+  drainers: Array<() => void>;
+  shuttingDown: boolean;
+}
+
 export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const clock = options.clock ?? systemClock;
-  const limiter = options.rateLimiter ?? defaultControllerRateLimiter(clock);
-  const metrics = options.metrics ?? noQueueMetrics;
-  const queue: string[] = [];
-  const dirty = new Set<string>();
-  const active = new Map<string, number>(); // key -> processing start
-  const addedAt = new Map<string, number>();
-  const waiting = new Map<string, { at: number; cancel: () => void }>();
-  const getters: Array<(key: string | undefined) => void> = [];
-  const drainers: Array<() => void> = [];
-  let shuttingDown = false;
-
-  const push = (key: string): void => {
-    const getter = getters.shift();
-    if (getter) return handOut(key, getter);
-    queue.push(key);
-    metrics.depth(queue.length);
+  const q: QueueState = {
+    clock,
+    limiter: options.rateLimiter ?? defaultControllerRateLimiter(clock),
+    metrics: options.metrics ?? noQueueMetrics,
+    queue: [],
+    dirty: new Set(),
+    active: new Map(),
+    addedAt: new Map(),
+    waiting: new Map(),
+    getters: [],
+    drainers: [],
+    shuttingDown: false,
   };
-  const handOut = (key: string, to: (key: string) => void): void => {
-    const now = clock.now();
-    metrics.queueDuration((now - (addedAt.get(key) ?? now)) / 1000);
-    addedAt.delete(key);
-    dirty.delete(key);
-    active.set(key, now);
-    to(key);
-  };
-  const add = (key: string): void => {
-    if (shuttingDown || dirty.has(key)) return;
-    metrics.adds();
-    dirty.add(key);
-    addedAt.set(key, clock.now());
-    if (active.has(key)) return;
-    push(key);
-  };
-  const addAfter = (key: string, delayMs: number): void => {
-    if (shuttingDown) return;
-    if (delayMs <= 0) return add(key);
-    const at = clock.now() + delayMs;
-    const existing = waiting.get(key);
-    if (existing && existing.at <= at) return;
-    existing?.cancel();
-    const cancel = clock.setTimer(() => {
-      waiting.delete(key);
-      add(key);
-    }, delayMs);
-    waiting.set(key, { at, cancel });
-  };
-
-  const shutDown = (): void => {
-    shuttingDown = true;
-    for (const w of waiting.values()) w.cancel();
-    waiting.clear();
-    queue.length = 0;
-    metrics.depth(0);
-    for (const g of getters.splice(0)) g(undefined);
-  };
-
   return {
-    add,
-    addAfter,
+    add: (key) => add(q, key),
+    addAfter: (key, delayMs) => addAfter(q, key, delayMs),
     addRateLimited: (key) => {
-      metrics.retries();
-      addAfter(key, limiter.when(key));
+      q.metrics.retries();
+      addAfter(q, key, q.limiter.when(key));
     },
-    forget: (key) => limiter.forget(key),
-    numRequeues: (key) => limiter.numRequeues(key),
-    get: () => {
-      const key = queue.shift();
-      if (key !== undefined) {
-        metrics.depth(queue.length);
-        return new Promise((resolve) => handOut(key, resolve));
-      }
-      if (shuttingDown) return Promise.resolve(undefined);
-      return new Promise((resolve) => getters.push(resolve));
-    },
-    done: (key) => {
-      const started = active.get(key);
-      if (started === undefined) return;
-      metrics.workDuration((clock.now() - started) / 1000);
-      active.delete(key);
-      if (dirty.has(key) && !shuttingDown) push(key);
-      if (active.size === 0) for (const d of drainers.splice(0)) d();
-    },
-    len: () => queue.length,
-    processing: () => active.size,
-    shutDown,
+    forget: (key) => q.limiter.forget(key),
+    numRequeues: (key) => q.limiter.numRequeues(key),
+    get: () => get(q),
+    done: (key) => done(q, key),
+    len: () => q.queue.length,
+    processing: () => q.active.size,
+    shutDown: () => shutDown(q),
     shutDownWithDrain: () => {
-      shutDown();
-      return active.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => drainers.push(resolve));
+      shutDown(q);
+      return q.active.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => q.drainers.push(resolve));
     },
-    isShuttingDown: () => shuttingDown,
-    inFlightSince: () => [...active.values()],
+    isShuttingDown: () => q.shuttingDown,
+    inFlightSince: () => [...q.active.values()],
   };
+}
+
+function push(q: QueueState, key: string): void {
+  const getter = q.getters.shift();
+  if (getter) return handOut(q, key, getter);
+  q.queue.push(key);
+  q.metrics.depth(q.queue.length);
+}
+
+function handOut(q: QueueState, key: string, to: (key: string) => void): void {
+  const now = q.clock.now();
+  q.metrics.queueDuration((now - (q.addedAt.get(key) ?? now)) / 1000);
+  q.addedAt.delete(key);
+  q.dirty.delete(key);
+  q.active.set(key, now);
+  to(key);
+}
+
+function add(q: QueueState, key: string): void {
+  if (q.shuttingDown || q.dirty.has(key)) return;
+  q.metrics.adds();
+  q.dirty.add(key);
+  q.addedAt.set(key, q.clock.now());
+  if (q.active.has(key)) return;
+  push(q, key);
+}
+
+function addAfter(q: QueueState, key: string, delayMs: number): void {
+  if (q.shuttingDown) return;
+  if (delayMs <= 0) return add(q, key);
+  const at = q.clock.now() + delayMs;
+  const existing = q.waiting.get(key);
+  if (existing && existing.at <= at) return;
+  existing?.cancel();
+  const cancel = q.clock.setTimer(() => {
+    q.waiting.delete(key);
+    add(q, key);
+  }, delayMs);
+  q.waiting.set(key, { at, cancel });
+}
+
+function get(q: QueueState): Promise<string | undefined> {
+  const key = q.queue.shift();
+  if (key !== undefined) {
+    q.metrics.depth(q.queue.length);
+    return new Promise((resolve) => handOut(q, key, resolve));
+  }
+  if (q.shuttingDown) return Promise.resolve(undefined);
+  return new Promise((resolve) => q.getters.push(resolve));
+}
+
+function done(q: QueueState, key: string): void {
+  const started = q.active.get(key);
+  if (started === undefined) return;
+  q.metrics.workDuration((q.clock.now() - started) / 1000);
+  q.active.delete(key);
+  if (q.dirty.has(key) && !q.shuttingDown) push(q, key);
+  if (q.active.size === 0) for (const d of q.drainers.splice(0)) d();
+}
+
+function shutDown(q: QueueState): void {
+  q.shuttingDown = true;
+  for (const w of q.waiting.values()) w.cancel();
+  q.waiting.clear();
+  q.queue.length = 0;
+  q.metrics.depth(0);
+  for (const g of q.getters.splice(0)) g(undefined);
 }

@@ -34,7 +34,7 @@ export function startJobController(options: JobControllerOptions): JobController
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     report: options.onError ?? ((message: string) => console.error(`[job-controller] ${message}`)),
-    events: manager.eventRecorder('job-controller', 'core'),
+    events: manager.eventRecorder('job-controller', { api: 'core' }),
     jobs: manager.informer<Job>(resources.jobs),
     pods: manager.informer<Pod>(resources.pods),
     jobKeyByUid: new Map(),
