@@ -7,7 +7,7 @@
 // SIGKILLed, never outliving its pod); the emulator watches for its exit. A sentinel that exits because the
 // emulator is stopping is not a fault.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { RayEmulatorFaults } from './emulator.ts';
+import type { RayEmulatorFaults } from './emulator-faults.ts';
 
 export interface ProcessSentinels {
   /** Titles of the sentinels that are alive now (for tests and `ps`). */
