@@ -71,17 +71,10 @@ export async function startRealRayHead(options: RealRayHeadOptions = {}): Promis
 
 class HeadExitedEarly extends Error {}
 
-// structure-exception(function-lines startOnce): over the limit before #21 set it; the split is left for a follow-up of #21
-async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
-  const venv = options.venv ?? rayVenvPath();
-  const blocking = options.block ?? true;
-  // Short root: Ray's unix socket paths live under it and must stay under 107 bytes.
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'rayjob-head-'));
-  const marker = `${path.basename(tempDir)}-${randomBytes(3).toString('hex')}`;
-  const [dashboardPort, gcsPort, clientPort, agentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${dashboardPort}`;
-  const agentUrl = `http://127.0.0.1:${agentPort}`;
+type HeadPorts = { dashboardPort: number; gcsPort: number; clientPort: number; agentPort: number };
 
+/** The environment of every Ray process of the head: the caller's, without anything pointing at another cluster. */
+function headEnv(options: RealRayHeadOptions, marker: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   for (const name of ['RAY_ADDRESS', 'RAY_API_SERVER_ADDRESS', 'RAY_AUTH_MODE', 'RAY_AUTH_TOKEN', 'RAY_AUTH_TOKEN_PATH']) delete env[name];
   Object.assign(env, {
@@ -97,17 +90,30 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     RAY_DASHBOARD_STARTUP_TIMEOUT_S: '170',
     ...(options.authToken ? { RAY_AUTH_MODE: 'token', RAY_AUTH_TOKEN: options.authToken } : {}),
   });
-  const args = [
+  return env;
+}
+
+function rayStartArgs(blocking: boolean, ports: HeadPorts, numCpus: number, tempDir: string): string[] {
+  return [
     'start', '--head', ...(blocking ? ['--block'] : []), '--disable-usage-stats',
     '--node-ip-address=127.0.0.1', '--dashboard-host=127.0.0.1', '--include-dashboard=true',
-    `--dashboard-port=${dashboardPort}`, `--port=${gcsPort}`, `--ray-client-server-port=${clientPort}`,
-    `--dashboard-agent-listen-port=${agentPort}`, `--num-cpus=${options.numCpus ?? 2}`, `--temp-dir=${tempDir}/t`,
+    `--dashboard-port=${ports.dashboardPort}`, `--port=${ports.gcsPort}`, `--ray-client-server-port=${ports.clientPort}`,
+    `--dashboard-agent-listen-port=${ports.agentPort}`, `--num-cpus=${numCpus}`, `--temp-dir=${tempDir}/t`,
   ];
+}
 
+/** The spawned `ray start` and how to read its output and stop everything it started. */
+type SpawnedHead = {
+  identity: HeadIdentity;
+  exited(): { code: number | null; signal: string | null } | undefined;
+  logTail(chars?: number): Promise<string>;
+  stop(): Promise<void>;
+};
+
+async function spawnHead(venv: string, args: string[], env: NodeJS.ProcessEnv, tempDir: string, marker: string): Promise<SpawnedHead> {
   const logPath = path.join(tempDir, 'ray-start.log');
   const log = createWriteStream(logPath);
   await new Promise((resolve) => log.on('open', resolve));
-  const started = Date.now();
   const child = spawn(path.join(venv, 'bin', 'ray'), args, { env, detached: true, stdio: ['ignore', log, log], cwd: tempDir });
   if (child.pid === undefined) throw new Error(`cannot run ${path.join(venv, 'bin', 'ray')}: is the venv provisioned?`);
   // detached: the child leads a new session, whose id is its pid.
@@ -123,8 +129,6 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     if (child.pid !== undefined) signalProcess(-child.pid, 'SIGKILL');
   };
   process.on('exit', killGroupOnExit);
-
-  const logTail = async (chars = 3000): Promise<string> => (await readFile(logPath, 'utf8').catch(() => '')).slice(-chars);
 
   const stop = async (): Promise<void> => {
     // SIGKILL everything carrying the marker until nothing does; a crash-stop is fine for
@@ -144,11 +148,30 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     if (process.env.RAYJOB_KEEP_RAY_LOGS === '1') console.log(`ray head logs kept in ${tempDir}`);
     else await rm(tempDir, { recursive: true, force: true });
   };
+  return {
+    identity,
+    exited: () => exited,
+    logTail: async (chars = 3000) => (await readFile(logPath, 'utf8').catch(() => '')).slice(-chars),
+    stop,
+  };
+}
 
+/** `ray start` exiting counts as the head dying, unless it was started without `--block` and exited 0 (its normal end). */
+const exitedEarly = (head: SpawnedHead, blocking: boolean): boolean => {
+  const exited = head.exited();
+  return exited !== undefined && (blocking || exited.code !== 0);
+};
+
+/**
+ * Waits until the dashboard, the GCS, the head's agent (and with `--block` the client server) answer;
+ * on failure stops the head and throws with Ray's output (HeadExitedEarly when `ray start` died).
+ */
+async function waitReady(head: SpawnedHead, target: { url: string; agentUrl: string; clientPort: number; blocking: boolean }, options: RealRayHeadOptions): Promise<void> {
+  const { url, agentUrl, clientPort, blocking } = target;
   const authHeaders: Record<string, string> = options.authToken ? { authorization: `Bearer ${options.authToken}` } : {};
-  const answers200 = async (target: string, headers: Record<string, string> = {}): Promise<true | undefined> => {
-    if (exited && (blocking || exited.code !== 0)) throw new HeadExitedEarly(`ray start exited early (${JSON.stringify(exited)}):\n${await logTail()}`);
-    const res = await httpRequest(target, { headers, timeoutMs: 3_000 });
+  const answers200 = async (address: string, headers: Record<string, string> = {}): Promise<true | undefined> => {
+    if (exitedEarly(head, blocking)) throw new HeadExitedEarly(`ray start exited early (${JSON.stringify(head.exited())}):\n${await head.logTail()}`);
+    const res = await httpRequest(address, { headers, timeoutMs: 3_000 });
     return res.kind === 'response' && res.status === 200 ? true : undefined;
   };
   const fatal = (error: unknown) => error instanceof HeadExitedEarly;
@@ -168,12 +191,29 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
       fatal,
     });
   } catch (error) {
-    const tail = await logTail();
-    await stop();
+    const tail = await head.logTail();
+    await head.stop();
     const message = `real Ray head did not start: ${(error as Error).message}\n--- ray start output ---\n${tail}`;
-    throw exited && (blocking || exited.code !== 0) ? new HeadExitedEarly(message) : new Error(message);
+    throw exitedEarly(head, blocking) ? new HeadExitedEarly(message) : new Error(message);
   }
+}
+
+async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
+  const venv = options.venv ?? rayVenvPath();
+  const blocking = options.block ?? true;
+  // Short root: Ray's unix socket paths live under it and must stay under 107 bytes.
+  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'rayjob-head-'));
+  const marker = `${path.basename(tempDir)}-${randomBytes(3).toString('hex')}`;
+  const [dashboardPort, gcsPort, clientPort, agentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${dashboardPort}`;
+  const agentUrl = `http://127.0.0.1:${agentPort}`;
+  const args = rayStartArgs(blocking, { dashboardPort, gcsPort, clientPort, agentPort }, options.numCpus ?? 2, tempDir);
+
+  const started = Date.now();
+  const head = await spawnHead(venv, args, headEnv(options, marker), tempDir, marker);
+  await waitReady(head, { url, agentUrl, clientPort, blocking }, options);
   const startupMs = Date.now() - started;
+  const { identity } = head;
 
   return {
     url,
@@ -186,8 +226,8 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
     rssMb: async () => Math.round((await listHeadProcesses(identity)).reduce((sum, p) => sum + p.rssKb, 0) / 1024),
     faults: realHeadFaults(identity),
     blocking,
-    blockProcessAlive: () => blocking && exited === undefined,
-    logTail,
-    stop,
+    blockProcessAlive: () => blocking && head.exited() === undefined,
+    logTail: head.logTail,
+    stop: head.stop,
   };
 }
