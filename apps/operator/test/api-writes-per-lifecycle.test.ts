@@ -62,6 +62,7 @@ async function rayJobWrites(name: string) {
     mirrorWrites: written.length - own,
     trail: written.map((st, i) => `${st.jobDeploymentStatus ?? ''}/${st.jobStatus ?? ''}${st.jobStatusCheckFailureStartTime ? ' (status check failing)' : ''} [${changedKeys(written[i - 1], st).join(',')}]`).join(' -> '),
     failedStatusWrites: statusWrites.filter((r) => r.status >= 300).map((r) => r.status),
+    statusRequests: statusWrites.filter((r) => r.status < 300),
   };
 }
 
@@ -123,9 +124,9 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     ['K8sJobMode', 6, 2],
   ])('%s: at most %i status writes, none failed, no no-op writes, %i ConfigMap writes', async (mode, most, configMapWrites) => {
     const name = `writes-${mode.toLowerCase()}`;
-    await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done' }));
+    await createRayJob(sandbox.url, rayJobManifest(name, { submissionMode: mode, entrypoint: 'sleep 1; echo done', shutdownAfterJobFinishes: true }));
     await waitForDeployment(sandbox.url, name, 'Complete', 150_000);
-    const { analysis, statusWrites, mirrorWrites, failedStatusWrites, trail } = await rayJobWrites(name);
+    const { analysis, statusWrites, statusRequests, mirrorWrites, failedStatusWrites, trail } = await rayJobWrites(name);
     expect(analysis.noOps.map((n) => `${n.kind} ${n.body}`)).toEqual([]);
     expect(failedStatusWrites).toEqual([]);
     expect(statusWrites, `status writes (besides a status-check failure's start and end): ${trail}`).toBeLessThanOrEqual(most);
@@ -143,5 +144,16 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     expect(stateWrites.map((r) => `${r.method} ${r.status}`)).toEqual(Array.from({ length: configMapWrites }, (_, i) => (i === 0 ? 'POST 201' : 'PATCH 200')));
     // The finalizer is added once (its removal comes with the RayJob's deletion, not part of this run).
     expect(analysis.byKind.get('patch rayjobs')).toBe(1);
+    // The RayCluster controller writes its status from the object its last write returned while the cache still
+    // holds the copy that write replaced: a pod event right after a write does not send a stale resourceVersion.
+    const clusterPath = `/rayclusters/${cluster}/status`;
+    const clusterStatusFailures = proxy.requests.filter((r) => r.method !== 'GET' && r.status >= 300 && (r.path.split('?')[0] ?? '').endsWith(clusterPath)).map((r) => r.status);
+    expect(clusterStatusFailures, 'failed RayCluster status writes').toEqual([]);
+    // shutdownAfterJobFinishes deletes the cluster after the verdict: a settled RayJob keeps its conditions, so the
+    // deletion costs no status write (KubeRay writes no status in a terminal state).
+    const deletedAt = proxy.requests.find((r) => r.method === 'DELETE' && (r.path.split('?')[0] ?? '').endsWith(`/rayclusters/${cluster}`))?.at;
+    expect(deletedAt, 'the operator deleted the RayCluster').toBeDefined();
+    const after = statusRequests.filter((r) => r.at >= (deletedAt ?? 0)).map((r) => JSON.stringify(statusOf(r.body).conditions));
+    expect(after, 'RayJob status writes after the RayCluster was deleted').toEqual([]);
   });
 });

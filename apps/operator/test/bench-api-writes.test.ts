@@ -33,6 +33,13 @@ describe('analyse', () => {
     expect([...a.changes]).toEqual([['update rayjobs/status: (nothing)', 1], ['update rayjobs/status: status.jobStatus', 1]]);
   });
 
+  it('says which object a failed write was about, with run-specific names generalized', () => {
+    const create: ProxiedRequest = { method: 'POST', path: '/api/v1/namespaces/default/services', status: 409, at: 0, upgrade: false, body: JSON.stringify({ metadata: { name: 'k8s-003-head-svc' } }) };
+    const put = write(obj('3', 'X'), obj('3', 'X'), 409);
+    const a = analyse([create, put], (t) => t.replace(/\bk8s-\d{3}\b/g, '<rayjob>').replace(/^a$/, '<rayjob>'));
+    expect([...a.failures]).toEqual([['create services 409 (<rayjob>-head-svc)', 1], ['update rayjobs/status 409 (<rayjob>)', 1]]);
+  });
+
   it('does not flag the patch removing the last finalizer of an object being deleted (the server answers with the deleted object as it was)', () => {
     const deleting = { metadata: { name: 'a', resourceVersion: '7', deletionTimestamp: '2026-12-03T10:00:00Z', finalizers: ['ray.io/rayjob-finalizer'] } };
     const release: ProxiedRequest = {

@@ -69,11 +69,28 @@ export interface WriteAnalysis {
   /** Updates/patches by the fields they changed (e.g. "rayjobs/status: status.jobStatus,status.startTime"). */
   changes: Map<string, number>;
   failed: number;
-  /** Failed writes by `verb resource status`. */
+  /** Failed writes by `verb resource status (object)`. */
   failures: Map<string, number>;
 }
 
-export function analyse(requests: ProxiedRequest[]): WriteAnalysis {
+/** The object a write is about: the name in its path, or for a create the metadata.name of its body. */
+export function objectName(r: Pick<ProxiedRequest, 'path' | 'body'>, verb: string): string {
+  if (verb === 'create') {
+    try {
+      return (JSON.parse(r.body ?? '{}') as { metadata?: { name?: string; generateName?: string } }).metadata?.name ?? '';
+    } catch {
+      return '';
+    }
+  }
+  const parts = (r.path.split('?')[0] ?? '').split('/').filter(Boolean);
+  return parts.at(-1) === 'status' ? parts.at(-2) ?? '' : parts.at(-1) ?? '';
+}
+
+/**
+ * `generalize` turns run-specific names into their shape (e.g. `k8s-003-x7k2p-head-svc` -> `<rayjob>-xxxxx-head-svc`)
+ * so the same write of every lifecycle is one row; failures then say which object failed.
+ */
+export function analyse(requests: ProxiedRequest[], generalize: (text: string) => string = (t) => t): WriteAnalysis {
   const byKind = new Map<string, number>();
   const changes = new Map<string, number>();
   const noOps: WriteAnalysis['noOps'] = [];
@@ -92,7 +109,7 @@ export function analyse(requests: ProxiedRequest[]): WriteAnalysis {
     writes++;
     if (r.status >= 300) {
       failed++;
-      const f = `${kind} ${r.status}`;
+      const f = `${kind} ${r.status} (${generalize(objectName(r, verb)) || '?'})`;
       failures.set(f, (failures.get(f) ?? 0) + 1);
     }
     if ((verb === 'update' || verb === 'patch') && r.status < 300 && r.before !== undefined && r.response) {
@@ -110,7 +127,7 @@ export function analyse(requests: ProxiedRequest[]): WriteAnalysis {
         continue;
       }
       if (paths.length === 0) noOps.push({ kind, path: r.path, body: r.body ?? '' });
-      const key = `${kind}: ${paths.length ? paths.join(',') : '(nothing)'}`;
+      const key = generalize(`${kind}: ${paths.length ? paths.join(',') : '(nothing)'}`);
       changes.set(key, (changes.get(key) ?? 0) + 1);
     }
   }

@@ -272,6 +272,13 @@ describe('status.conditions conventions', () => {
     expect(d.conditionEvents).toEqual([]);
   });
 
+  it('a finished RayJob keeps its cluster conditions when the cluster is deleted after the verdict: no status write (KubeRay writes none in a terminal state)', () => {
+    const complete = (extra: Partial<Partial_>): Partial_ => ({ rayJob: inState('Complete', 'K8sJobMode', { jobStatus: 'SUCCEEDED', endTime: iso(50) }, { shutdownAfterJobFinishes: true, ttlSecondsAfterFinished: 60 }), ...healthyCluster(), ...extra });
+    const d = afterSettled(complete({}), complete({ cluster: undefined, clusterHeadService: undefined, rayJobHeadService: undefined }));
+    expect(condition(d, 'RayClusterReady')).toMatchObject({ status: 'True', reason: 'RayClusterReady' });
+    expect(d.statusChanged).toBe(false);
+  });
+
   it('Complete and Failed exist only while true: a retry takes Failed away', () => {
     const failed = afterSettled(running(), { ...running(), cluster: undefined, rayJob: inState('Running', 'K8sJobMode', {}, { backoffLimit: 1 }) });
     expect(failed.status.jobDeploymentStatus).toBe('Retrying');

@@ -68,6 +68,7 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
     now,
     randomBytes: (size: number) => new Uint8Array(randomBytes(size)),
     idleRequeueMs: config.rayCluster.idleRequeueSeconds * 1000,
+    written: new Map(),
     warnIgnoredFeatures: (cluster: RayCluster) => {
       const found = ignoredFeatures(cluster.spec, cluster.metadata, features);
       const uid = cluster.metadata.uid ?? `${cluster.metadata.namespace}/${cluster.metadata.name}`;

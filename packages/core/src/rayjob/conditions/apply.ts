@@ -27,8 +27,14 @@ export function applyConditions(ctx: Context): EventSpec[] {
     verdictEvidence: ctx.verdictEvidence,
   };
   const before = ctx.original.conditions ?? [];
+  // A finished RayJob's verdict was told with evidence only the deciding reconcile had: later ones keep its words.
+  const settled = isJobDeploymentTerminal(ctx.original.jobDeploymentStatus) && ctx.original.jobDeploymentStatus === status.jobDeploymentStatus;
+  // Once settled, the cluster conditions stay as the verdict left them: the cluster being deleted afterwards
+  // (shutdownAfterJobFinishes, a deletion rule) is told by its own event and would otherwise cost one more status
+  // write per RayJob, where KubeRay writes no status in a terminal state (kuberay-rayjob.md 2.3, Complete/Failed).
+  const keepCluster = settled && !!findCondition(before, T.clusterProvisioned) && !!findCondition(before, T.clusterReady);
   const drafts: ConditionDraft[] = [
-    ...clusterConditions({ cluster: ctx.input.cluster, status, namespace: ctx.namespace, clusterSelectorMode: ctx.clusterSelectorMode }),
+    ...(keepCluster ? [] : clusterConditions({ cluster: ctx.input.cluster, status, namespace: ctx.namespace, clusterSelectorMode: ctx.clusterSelectorMode })),
     submittedCondition(facts),
   ];
   const running = status.jobDeploymentStatus === 'Running' && ctx.runningEvidence ? ctx.runningEvidence : runningConditionOutside(facts);
@@ -45,8 +51,6 @@ export function applyConditions(ctx: Context): EventSpec[] {
   }
   if (running === 'keep' && !findCondition(next, T.running)) drafts.push(runningConditionOutside(facts));
   const events: EventSpec[] = [];
-  // A finished RayJob's verdict was told with evidence only the deciding reconcile had: later ones keep its words.
-  const settled = isJobDeploymentTerminal(ctx.original.jobDeploymentStatus) && ctx.original.jobDeploymentStatus === status.jobDeploymentStatus;
   for (const draft of drafts) {
     const old = findCondition(before, draft.type);
     if (settled && old && old.status === draft.status && old.reason === draft.reason && VERDICT_TYPES.has(draft.type)) draft.message = old.message;
