@@ -101,27 +101,80 @@ function nodeConnection(apiServer: ApiServer, ca: CertificateAndKey, nodeName: s
 
 const builtinComponents = new Set(['node', 'jobController', 'nodeLifecycleController', 'appsControllers', 'serviceAccountController']);
 
-// structure-exception(function-lines startSandbox): over the limit before #21 set it; the split is left for a follow-up of #21
+/**
+ * The API server, with one cluster CA: the kubelet's serving certificate and the API server's kubelet client
+ * certificate come from it, so only this API server may reach the kubelet's logs and exec.
+ */
+async function startClusterApiServer(options: SandboxOptions, dir: string, ca: CertificateAndKey, kubelet: boolean): Promise<ApiServer> {
+  const kubeletClient = issueCertificate(ca, { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usages: ['client'] });
+  return startApiServer({
+    https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet,
+    kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
+    clientCA: ca.cert,
+  });
+}
+
+/** The built-in components a sandbox runs, once started. */
+interface BuiltinComponents {
+  node?: SandboxNode;
+  jobController?: JobController;
+  nodeLifecycleController?: NodeLifecycleController;
+  appsControllers?: AppsControllers;
+}
+
+interface ComponentStart {
+  options: SandboxOptions;
+  apiServer: ApiServer;
+  ca: CertificateAndKey;
+  dir: string;
+  /** A client of the node side's own (one per component, as separate processes would have). */
+  nodeClient(component: string): Promise<KubeClient>;
+  /** Every component started so far, in order (stopped in reverse). */
+  started: Array<[string, StartedComponent]>;
+}
+
+/** Starts the controllers, the node and the extra components in order, recording each in `started`. */
+async function startComponents({ options, apiServer, ca, dir, nodeClient, started }: ComponentStart): Promise<BuiltinComponents> {
+  const out: BuiltinComponents = {};
+  const serviceAccounts = startServiceAccountController(await nodeClient('serviceaccount-controller'));
+  started.push(['serviceAccountController', serviceAccounts]);
+  await serviceAccounts.synced;
+  if (options.appsControllers ?? true) {
+    out.appsControllers = startAppsControllers({ client: await nodeClient('apps-controllers') });
+    started.push(['appsControllers', out.appsControllers]);
+  }
+  if (options.nodeLifecycleController ?? true) {
+    out.nodeLifecycleController = startNodeLifecycleController({ client: await nodeClient('node-lifecycle-controller'), ...(options.nodeLifecycleTiming && { timing: options.nodeLifecycleTiming }) });
+    started.push(['nodeLifecycleController', out.nodeLifecycleController]);
+  }
+  if (options.kubelet ?? true) {
+    out.node = await startSandboxNode({
+      ...options.node, ...nodeConnection(apiServer, ca, options.node?.nodeName ?? 'sandbox-node'), dir, images: options.images ?? {}, kubeletServer: kubeletServing(ca),
+      apiEndpoint: { target: apiServer.url, serving: (host) => apiServing(ca, host), caCert: ca.cert },
+    });
+    started.push(['node', out.node]);
+  }
+  if (options.jobController ?? true) {
+    out.jobController = startJobController({ ...options.jobControllerOptions, client: await nodeClient('job-controller') });
+    started.push(['jobController', out.jobController]);
+    await out.jobController.synced;
+  }
+  for (const c of options.components ?? []) {
+    started.push([c.name, await c.start({ apiServer, url: apiServer.url, dir, kubeconfigPath: apiServer.kubeconfigPath, images: options.images ?? {} })]);
+  }
+  return out;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rayjob-sandbox-')));
   // A folder the caller named may not exist yet (`--dir` of the CLIs): made here, kept on stop.
   if (!ownsDir) await mkdir(dir, { recursive: true });
-  const kubelet = options.kubelet ?? true;
-  const jobController = options.jobController ?? true;
-  // One cluster CA: the kubelet's serving certificate and the API server's kubelet client certificate come from it,
-  // so only this API server may reach the kubelet's logs and exec.
   const ca = createCertificateAuthority('rayjob-sandbox-ca');
-  const kubeletClient = issueCertificate(ca, { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usages: ['client'] });
-  const apiServer = await startApiServer({
-    https: true, ...options.apiServer, dir, ...(options.crds && { crds: options.crds }), podGracefulDeletion: kubelet,
-    kubeletClient: { cert: kubeletClient.cert, key: kubeletClient.key, ca: ca.cert },
-    clientCA: ca.cert,
-  });
+  const apiServer = await startClusterApiServer(options, dir, ca, options.kubelet ?? true);
   options.onApiServer?.({ url: apiServer.url, kubeconfigPath: apiServer.kubeconfigPath });
   const started: Array<[string, StartedComponent]> = [];
   const clients: KubeClient[] = [];
-  /** A client of the node side's own (one per component, as separate processes would have). */
   const nodeClient = async (component: string): Promise<KubeClient> => {
     const client = await createKubeClient({ server: apiServer.url }, { userAgent: `rayjob-sandbox/${component}` });
     clients.push(client);
@@ -133,37 +186,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await apiServer.stop();
     if (ownsDir) await rm(dir, { recursive: true, force: true });
   };
-  let node: SandboxNode | undefined;
-  let controller: JobController | undefined;
-  let lifecycle: NodeLifecycleController | undefined;
-  let apps: AppsControllers | undefined;
+  let builtins: BuiltinComponents;
   try {
-    const serviceAccounts = startServiceAccountController(await nodeClient('serviceaccount-controller'));
-    started.push(['serviceAccountController', serviceAccounts]);
-    await serviceAccounts.synced;
-    if (options.appsControllers ?? true) {
-      apps = startAppsControllers({ client: await nodeClient('apps-controllers') });
-      started.push(['appsControllers', apps]);
-    }
-    if (options.nodeLifecycleController ?? true) {
-      lifecycle = startNodeLifecycleController({ client: await nodeClient('node-lifecycle-controller'), ...(options.nodeLifecycleTiming && { timing: options.nodeLifecycleTiming }) });
-      started.push(['nodeLifecycleController', lifecycle]);
-    }
-    if (kubelet) {
-      node = await startSandboxNode({
-        ...options.node, ...nodeConnection(apiServer, ca, options.node?.nodeName ?? 'sandbox-node'), dir, images: options.images ?? {}, kubeletServer: kubeletServing(ca),
-        apiEndpoint: { target: apiServer.url, serving: (host) => apiServing(ca, host), caCert: ca.cert },
-      });
-      started.push(['node', node]);
-    }
-    if (jobController) {
-      controller = startJobController({ ...options.jobControllerOptions, client: await nodeClient('job-controller') });
-      started.push(['jobController', controller]);
-      await controller.synced;
-    }
-    for (const c of options.components ?? []) {
-      started.push([c.name, await c.start({ apiServer, url: apiServer.url, dir, kubeconfigPath: apiServer.kubeconfigPath, images: options.images ?? {} })]);
-    }
+    builtins = await startComponents({ options, apiServer, ca, dir, nodeClient, started });
   } catch (e) {
     await stopAll();
     throw e;
@@ -174,10 +199,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     kubeconfigPath: apiServer.kubeconfigPath,
     dir,
     apiServer,
-    ...(node && { node }),
-    ...(controller && { jobController: controller }),
-    ...(lifecycle && { nodeLifecycleController: lifecycle }),
-    ...(apps && { appsControllers: apps }),
+    ...builtins,
     components: Object.fromEntries(started.filter(([name]) => !builtinComponents.has(name))),
     stop: async () => {
       if (stopped) return;

@@ -91,136 +91,158 @@ export function backoffDelayMs(failures: number, timing: JobControllerTiming): n
   return Math.min(timing.backoffMaxMs, timing.backoffBaseMs * 2 ** Math.min(failures - 1, 30));
 }
 
-// structure-exception(function-lines decideJob): over the limit before #21 set it; the split is left for a follow-up of #21
-export function decideJob(obs: JobObservation): JobDecision {
-  const { job, now, timing } = obs;
-  const nowIso = rfc3339(now);
+/** The pod tally after this round's bookkeeping: counted pods, pods recorded but not counted yet, a FailJob verdict. */
+interface Tally {
+  succeeded: number;
+  failed: number;
+  uncountedSucceeded: Set<string>;
+  uncountedFailed: Set<string>;
+  failJobMessage: string | undefined;
+}
+
+const emptyDecision = (): JobDecision => ({ status: {}, createPods: 0, deletePods: [], removeFinalizers: [], failureAt: undefined, forgetVanished: [], requeueAfterMs: undefined });
+
+/**
+ * Steps 1 and 2 of the tracking: uncounted pods whose finalizer is gone (or that vanished) move into the counters;
+ * newly finished pods go into uncountedTerminatedPods (their finalizers come off after the status write).
+ */
+function tallyPods(obs: JobObservation, finished: Condition | undefined, decision: JobDecision): Tally {
+  const { job, now } = obs;
   const previous = job.status ?? {};
-  let conditions = [...(previous.conditions ?? [])];
-  const finished = isTrue(conditions, 'Complete') ?? isTrue(conditions, 'Failed');
-  const decision: JobDecision = { status: {}, createPods: 0, deletePods: [], removeFinalizers: [], failureAt: undefined, forgetVanished: [], requeueAfterMs: undefined };
-
-  const uncountedSucceeded = new Set(previous.uncountedTerminatedPods?.succeeded ?? []);
-  const uncountedFailed = new Set(previous.uncountedTerminatedPods?.failed ?? []);
-  const recordedBefore = new Set([...uncountedSucceeded, ...uncountedFailed]);
-  let succeeded = previous.succeeded ?? 0;
-  let failed = previous.failed ?? 0;
-  let failJobMessage: string | undefined;
-
-  // 1. Uncounted pods whose finalizer is gone (or that vanished) move into the counters.
+  const tally: Tally = {
+    succeeded: previous.succeeded ?? 0,
+    failed: previous.failed ?? 0,
+    uncountedSucceeded: new Set(previous.uncountedTerminatedPods?.succeeded ?? []),
+    uncountedFailed: new Set(previous.uncountedTerminatedPods?.failed ?? []),
+    failJobMessage: undefined,
+  };
+  const recordedBefore = new Set([...tally.uncountedSucceeded, ...tally.uncountedFailed]);
   const present = new Map(obs.pods.map((pod) => [pod.metadata.uid ?? '', pod]));
-  for (const uid of [...uncountedSucceeded]) {
+  for (const uid of [...tally.uncountedSucceeded]) {
     const pod = present.get(uid);
-    if (pod === undefined || !hasFinalizer(pod)) { uncountedSucceeded.delete(uid); succeeded += 1; }
+    if (pod === undefined || !hasFinalizer(pod)) { tally.uncountedSucceeded.delete(uid); tally.succeeded += 1; }
   }
-  for (const uid of [...uncountedFailed]) {
+  for (const uid of [...tally.uncountedFailed]) {
     const pod = present.get(uid);
-    if (pod === undefined || !hasFinalizer(pod)) { uncountedFailed.delete(uid); failed += 1; }
+    if (pod === undefined || !hasFinalizer(pod)) { tally.uncountedFailed.delete(uid); tally.failed += 1; }
   }
-
-  // 2. Newly finished pods go into uncountedTerminatedPods; their finalizers are removed after the status write.
-  const candidates = [...obs.pods.filter(hasFinalizer), ...obs.vanished];
-  for (const pod of candidates) {
+  for (const pod of [...obs.pods.filter(hasFinalizer), ...obs.vanished]) {
     const uid = pod.metadata.uid ?? '';
     const gone = !present.has(uid);
-    if (recordedBefore.has(uid)) {
+    const release = (): void => {
       if (gone) decision.forgetVanished.push(uid);
       else decision.removeFinalizers.push(pod.metadata.name ?? '');
-      continue;
-    }
-    if (pod.status?.phase === 'Succeeded') {
-      uncountedSucceeded.add(uid);
-    } else if (isPodFailed(job, pod) || gone) {
+    };
+    if (recordedBefore.has(uid)) release();
+    else if (pod.status?.phase === 'Succeeded') tally.uncountedSucceeded.add(uid);
+    else if (isPodFailed(job, pod) || gone) {
       const verdict = matchPodFailurePolicy(job, pod);
       decision.failureAt = Math.max(decision.failureAt ?? 0, finishedAt(pod, now));
-      if (verdict.action === 'Ignore') {
-        if (gone) decision.forgetVanished.push(uid);
-        else decision.removeFinalizers.push(pod.metadata.name ?? '');
-        continue;
+      if (verdict.action === 'Ignore') release();
+      else {
+        if (verdict.action === 'FailJob' && tally.failJobMessage === undefined) tally.failJobMessage = verdict.message;
+        tally.uncountedFailed.add(uid);
       }
-      if (verdict.action === 'FailJob' && failJobMessage === undefined) failJobMessage = verdict.message;
-      uncountedFailed.add(uid);
     } else if (finished !== undefined && !gone && !isPodActive(pod)) {
       // A terminating pod of a finished Job: nothing more to learn from it.
       decision.removeFinalizers.push(pod.metadata.name ?? '');
-      continue;
-    } else {
-      continue;
     }
-    // Finalizers of newly recorded pods come off only after the status holds them (next round).
   }
+  return tally;
+}
+
+/** Why the Job fails, in Kubernetes' order: a FailureTarget already set, a FailJob rule, the backoff limit, the deadline. */
+function jobFailure(obs: JobObservation, conditions: Condition[], tally: Tally, active: Pod[], startTime: string | undefined, decision: JobDecision): { reason: string; message: string } | undefined {
+  const { job, now } = obs;
+  const target = isTrue(conditions, 'FailureTarget');
+  if (target !== undefined) return { reason: target.reason ?? '', message: target.message ?? '' };
+  if (tally.failJobMessage !== undefined) return { reason: 'PodFailurePolicy', message: tally.failJobMessage };
+  const backoffLimit = job.spec.backoffLimit ?? 6;
+  const onFailure = job.spec.template.spec.restartPolicy === 'OnFailure';
+  const restarts = onFailure
+    ? active.reduce((sum, pod) => sum + [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].reduce((s, c) => s + c.restartCount, 0), 0)
+    : 0;
+  const pastOnFailure = onFailure && (backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit);
+  if (tally.failed + tally.uncountedFailed.size > backoffLimit || pastOnFailure) return jobMessages.backoffLimit;
+  const deadline = job.spec.activeDeadlineSeconds;
+  if (deadline !== undefined && startTime !== undefined && job.spec.suspend !== true) {
+    const remaining = Date.parse(startTime) + deadline * 1000 - now;
+    if (remaining <= 0) return jobMessages.deadline;
+    decision.requeueAfterMs = remaining;
+  }
+  return undefined;
+}
+
+/** How many pods to create now, or a requeue while the failure back-off runs. */
+function scaleUp(obs: JobObservation, tally: Tally, active: Pod[], terminating: Pod[], decision: JobDecision): void {
+  const { job, now } = obs;
+  const completions = job.spec.completions ?? 1;
+  const parallelism = job.spec.parallelism ?? 1;
+  const totalFailed = tally.failed + tally.uncountedFailed.size;
+  const totalSucceeded = tally.succeeded + tally.uncountedSucceeded.size;
+  const wanted = Math.max(0, Math.min(parallelism, completions - totalSucceeded) - active.length - (obs.expectedCreations ?? 0) - terminatingCount(job, terminating));
+  if (wanted <= 0) return;
+  const lastFailure = Math.max(obs.lastFailureAt ?? 0, decision.failureAt ?? 0);
+  const wait = totalFailed === 0 || lastFailure === 0 ? 0 : lastFailure + backoffDelayMs(totalFailed, obs.timing) - now;
+  if (wait > 0) decision.requeueAfterMs = Math.min(decision.requeueAfterMs ?? wait, wait);
+  else decision.createPods = wanted;
+}
+
+/** Step 3: the unfinished Job's fate (failure, success, suspension or more pods); returns the new conditions. */
+function decideFate(obs: JobObservation, tally: Tally, active: Pod[], terminating: Pod[], startTime: string | undefined, decision: JobDecision): Condition[] {
+  const { job } = obs;
+  const nowIso = rfc3339(obs.now);
+  let conditions = [...(job.status?.conditions ?? [])];
+  const failure = jobFailure(obs, conditions, tally, active, startTime, decision);
+  const success = failure === undefined && tally.succeeded + tally.uncountedSucceeded.size >= (job.spec.completions ?? 1);
+  const drained = active.length === 0 && terminating.length === 0 && tally.uncountedFailed.size === 0 && tally.uncountedSucceeded.size === 0;
+  if (failure !== undefined) {
+    conditions = setCondition(conditions, 'FailureTarget', failure.reason, failure.message, nowIso);
+    decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
+    if (drained) conditions = setCondition(conditions, 'Failed', failure.reason, failure.message, nowIso);
+  } else if (success || isTrue(conditions, 'SuccessCriteriaMet') !== undefined) {
+    conditions = setCondition(conditions, 'SuccessCriteriaMet', jobMessages.completions.reason, jobMessages.completions.message, nowIso);
+    decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
+    if (drained) conditions = setCondition(conditions, 'Complete', jobMessages.completions.reason, jobMessages.completions.message, nowIso);
+  } else if (job.spec.suspend === true) {
+    conditions = setCondition(conditions, 'Suspended', jobMessages.suspended.reason, jobMessages.suspended.message, nowIso);
+    decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
+  } else {
+    if (isTrue(conditions, 'Suspended') !== undefined) {
+      conditions = conditions.map((c) => c.type === 'Suspended' ? { ...c, status: 'False', reason: jobMessages.resumed.reason, message: jobMessages.resumed.message, lastTransitionTime: nowIso } : c);
+    }
+    scaleUp(obs, tally, active, terminating, decision);
+  }
+  return conditions;
+}
+
+export function decideJob(obs: JobObservation): JobDecision {
+  const { job, now } = obs;
+  const nowIso = rfc3339(now);
+  const previous = job.status ?? {};
+  const previousConditions = previous.conditions ?? [];
+  const finished = isTrue(previousConditions, 'Complete') ?? isTrue(previousConditions, 'Failed');
+  const decision = emptyDecision();
+  const tally = tallyPods(obs, finished, decision);
 
   const active = obs.pods.filter(isPodActive);
   const terminating = obs.pods.filter((pod) => pod.metadata.deletionTimestamp !== undefined && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed');
   const ready = active.filter((pod) => isTrue(pod.status?.conditions, 'Ready') !== undefined).length;
-  const totalFailed = failed + uncountedFailed.size;
-  const totalSucceeded = succeeded + uncountedSucceeded.size;
-  const completions = job.spec.completions ?? 1;
-  const parallelism = job.spec.parallelism ?? 1;
-  const suspended = job.spec.suspend === true;
-  const expected = obs.expectedCreations ?? 0;
   let startTime = previous.startTime;
-  if (startTime === undefined && !suspended && finished === undefined) startTime = nowIso;
-
-  // 3. Decide the Job's fate, in Kubernetes' order: a FailJob rule, the backoff limit, the deadline.
-  if (finished === undefined) {
-    const target = isTrue(conditions, 'FailureTarget');
-    let failure: { reason: string; message: string } | undefined = target === undefined ? undefined : { reason: target.reason ?? '', message: target.message ?? '' };
-    if (failure === undefined && failJobMessage !== undefined) failure = { reason: 'PodFailurePolicy', message: failJobMessage };
-    const backoffLimit = job.spec.backoffLimit ?? 6;
-    const restarts = job.spec.template.spec.restartPolicy === 'OnFailure'
-      ? active.reduce((sum, pod) => sum + [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].reduce((s, c) => s + c.restartCount, 0), 0)
-      : 0;
-    const pastOnFailure = job.spec.template.spec.restartPolicy === 'OnFailure' && (backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit);
-    if (failure === undefined && (totalFailed > backoffLimit || pastOnFailure)) failure = jobMessages.backoffLimit;
-    const deadline = job.spec.activeDeadlineSeconds;
-    if (failure === undefined && deadline !== undefined && startTime !== undefined && !suspended) {
-      const remaining = Date.parse(startTime) + deadline * 1000 - now;
-      if (remaining <= 0) failure = jobMessages.deadline;
-      else decision.requeueAfterMs = remaining;
-    }
-    const success = failure === undefined && totalSucceeded >= completions;
-
-    if (failure !== undefined) {
-      conditions = setCondition(conditions, 'FailureTarget', failure.reason, failure.message, nowIso);
-      decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
-      if (active.length === 0 && terminating.length === 0 && uncountedFailed.size === 0 && uncountedSucceeded.size === 0) {
-        conditions = setCondition(conditions, 'Failed', failure.reason, failure.message, nowIso);
-      }
-    } else if (success || isTrue(conditions, 'SuccessCriteriaMet') !== undefined) {
-      conditions = setCondition(conditions, 'SuccessCriteriaMet', jobMessages.completions.reason, jobMessages.completions.message, nowIso);
-      decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
-      if (active.length === 0 && terminating.length === 0 && uncountedFailed.size === 0 && uncountedSucceeded.size === 0) {
-        conditions = setCondition(conditions, 'Complete', jobMessages.completions.reason, jobMessages.completions.message, nowIso);
-      }
-    } else if (suspended) {
-      conditions = setCondition(conditions, 'Suspended', jobMessages.suspended.reason, jobMessages.suspended.message, nowIso);
-      decision.deletePods = active.map((pod) => pod.metadata.name ?? '');
-    } else {
-      if (isTrue(conditions, 'Suspended') !== undefined) {
-        conditions = conditions.map((c) => c.type === 'Suspended' ? { ...c, status: 'False', reason: jobMessages.resumed.reason, message: jobMessages.resumed.message, lastTransitionTime: nowIso } : c);
-      }
-      const wanted = Math.max(0, Math.min(parallelism, completions - totalSucceeded) - active.length - expected - terminatingCount(job, terminating));
-      if (wanted > 0) {
-        const lastFailure = Math.max(obs.lastFailureAt ?? 0, decision.failureAt ?? 0);
-        const wait = totalFailed === 0 || lastFailure === 0 ? 0 : lastFailure + backoffDelayMs(totalFailed, timing) - now;
-        if (wait > 0) decision.requeueAfterMs = Math.min(decision.requeueAfterMs ?? wait, wait);
-        else decision.createPods = wanted;
-      }
-    }
-  }
+  if (startTime === undefined && job.spec.suspend !== true && finished === undefined) startTime = nowIso;
+  const conditions = finished === undefined ? decideFate(obs, tally, active, terminating, startTime, decision) : [...previousConditions];
 
   const nowFinished = isTrue(conditions, 'Complete') ?? isTrue(conditions, 'Failed');
   decision.status = {
     ...previous,
     conditions,
     startTime,
-    active: nowFinished === undefined ? active.length - decision.deletePods.length + decision.createPods + expected : 0,
+    active: nowFinished === undefined ? active.length - decision.deletePods.length + decision.createPods + (obs.expectedCreations ?? 0) : 0,
     ready,
     terminating: terminating.length,
-    succeeded,
-    failed,
-    uncountedTerminatedPods: { succeeded: [...uncountedSucceeded], failed: [...uncountedFailed] },
+    succeeded: tally.succeeded,
+    failed: tally.failed,
+    uncountedTerminatedPods: { succeeded: [...tally.uncountedSucceeded], failed: [...tally.uncountedFailed] },
   };
   if (isTrue(conditions, 'Complete') !== undefined && decision.status.completionTime === undefined) decision.status.completionTime = nowIso;
   return decision;

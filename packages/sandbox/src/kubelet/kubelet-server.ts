@@ -59,44 +59,55 @@ function reject(socket: Duplex, code: number, text: string): void {
   socket.end(`HTTP/1.1 ${code} ${{ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[code] ?? 'Bad Request'}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
-// structure-exception(function-lines startKubeletServer): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function startKubeletServer(options: KubeletServerOptions): Promise<KubeletServer> {
-  const serving = typeof options.serving === 'function' ? options.serving(options.host) : options.serving ?? selfSignedCertificate({ commonName: `${options.host}@kubelet`, ipAddresses: [options.host], dnsNames: ['localhost'], usages: ['server'] });
-  const sockets = new Set<Duplex>();
-  const wss = new WebSocketServer({
-    noServer: true,
-    handleProtocols: (offered) => remoteCommandProtocols.find((p) => offered.has(p)) ?? false,
+/** port-forward: a SPDY upgrade, or a WebSocket (`tunnels`) tunnelling SPDY. */
+function upgradePortForward(options: KubeletServerOptions, tunnels: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, pod: string): void {
+  const target = options.containers.portForwardTarget?.(namespace, pod);
+  if (target === undefined) { reject(socket, 404, `pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
+  if (isSpdyUpgrade(req)) {
+    const negotiated = negotiateSpdyProtocol(req, [portForwardProtocol]);
+    if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
+    acceptSpdyUpgrade(socket, negotiated.protocol);
+    void servePortForward(socket, head, target);
+    return;
+  }
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !offered.includes(portForwardTunnelProtocol)) {
+    reject(socket, 400, `port-forward needs SPDY/3.1 (${portForwardProtocol}) or a WebSocket with subprotocol ${portForwardTunnelProtocol}`);
+    return;
+  }
+  delete req.headers['sec-websocket-protocol'];
+  tunnels.handleUpgrade(req, socket, head, (ws) => {
+    const stream = createWebSocketStream(ws);
+    stream.on('error', () => stream.destroy());
+    void servePortForward(stream, Buffer.alloc(0), target);
   });
-  // The tunnel's subprotocol holds '/' and '+', which `ws` refuses in Sec-WebSocket-Protocol (not RFC 7230 token
-  // characters; Go's gorilla/websocket accepts them): it is checked here, then named in the 101 answer directly.
-  const tunnels = new WebSocketServer({ noServer: true });
-  tunnels.on('headers', (headers) => headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnelProtocol}`));
+}
 
-  /** port-forward: a SPDY upgrade, or a WebSocket tunnelling SPDY. */
-  const upgradePortForward = (req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, pod: string): void => {
-    const target = options.containers.portForwardTarget?.(namespace, pod);
-    if (target === undefined) { reject(socket, 404, `pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
-    if (isSpdyUpgrade(req)) {
-      const negotiated = negotiateSpdyProtocol(req, [portForwardProtocol]);
-      if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
-      acceptSpdyUpgrade(socket, negotiated.protocol);
-      void servePortForward(socket, head, target);
-      return;
-    }
-    const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !offered.includes(portForwardTunnelProtocol)) {
-      reject(socket, 400, `port-forward needs SPDY/3.1 (${portForwardProtocol}) or a WebSocket with subprotocol ${portForwardTunnelProtocol}`);
-      return;
-    }
-    delete req.headers['sec-websocket-protocol'];
-    tunnels.handleUpgrade(req, socket, head, (ws) => {
-      const stream = createWebSocketStream(ws);
-      stream.on('error', () => stream.destroy());
-      void servePortForward(stream, Buffer.alloc(0), target);
-    });
-  };
+/** exec: a WebSocket (`wss`) or SPDY/3.1 remote command session in a running container. */
+function upgradeExec(options: KubeletServerOptions, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+  const route = routeRe.exec(url.pathname);
+  if (route?.[1] !== 'exec') { reject(socket, 404, '404 page not found'); return; }
+  const spdy = isSpdyUpgrade(req);
+  if (!spdy && (req.headers.upgrade ?? '').toLowerCase() !== 'websocket') { reject(socket, 400, `unsupported upgrade "${req.headers.upgrade ?? ''}": WebSocket or SPDY/3.1`); return; }
+  const [, , namespace = '', pod = '', container = ''] = route.map(decodeURIComponent);
+  const target = options.containers.execTarget(namespace, pod, container);
+  if (target === undefined) { reject(socket, 404, `container "${container}" of pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
+  const request = parseExecQuery(url.searchParams);
+  if (spdy) {
+    const negotiated = negotiateSpdyProtocol(req, spdyRemoteCommandProtocols);
+    if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
+    acceptSpdyUpgrade(socket, negotiated.protocol);
+    void serveSpdyExec(socket, head, negotiated.protocol, request, { ...target, nsenter: options.nsenter });
+    return;
+  }
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    void runExecSession(ws, request, { ...target, nsenter: options.nsenter });
+  });
+}
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+/** Plain requests: health and container logs (exec without an upgrade is refused). */
+function requestHandler(options: KubeletServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     if (!authenticated(req, options.clientCA)) { res.writeHead(401, { 'Content-Type': 'text/plain' }); res.end('Unauthorized'); return; }
     if (url.pathname === '/healthz') { res.writeHead(200, { 'Content-Type': 'text/plain' }); res.end('ok'); return; }
@@ -116,31 +127,27 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     res.writeHead(404, { 'Content-Type': 'text/plain' });
     res.end('404 page not found');
   };
+}
 
-  const server: Server = createServer({ cert: serving.cert, key: serving.key, requestCert: true, rejectUnauthorized: false, ...(options.clientCA !== undefined && { ca: options.clientCA }) }, handle);
+export async function startKubeletServer(options: KubeletServerOptions): Promise<KubeletServer> {
+  const serving = typeof options.serving === 'function' ? options.serving(options.host) : options.serving ?? selfSignedCertificate({ commonName: `${options.host}@kubelet`, ipAddresses: [options.host], dnsNames: ['localhost'], usages: ['server'] });
+  const sockets = new Set<Duplex>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => remoteCommandProtocols.find((p) => offered.has(p)) ?? false,
+  });
+  // The tunnel's subprotocol holds '/' and '+', which `ws` refuses in Sec-WebSocket-Protocol (not RFC 7230 token
+  // characters; Go's gorilla/websocket accepts them): it is checked here, then named in the 101 answer directly.
+  const tunnels = new WebSocketServer({ noServer: true });
+  tunnels.on('headers', (headers) => headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnelProtocol}`));
+
+  const server: Server = createServer({ cert: serving.cert, key: serving.key, requestCert: true, rejectUnauthorized: false, ...(options.clientCA !== undefined && { ca: options.clientCA }) }, requestHandler(options));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     if (!authenticated(req, options.clientCA)) { reject(socket, 401, 'Unauthorized'); return; }
     const forward = portForwardRe.exec(url.pathname);
-    if (forward !== null) { upgradePortForward(req, socket, head, decodeURIComponent(forward[1] ?? ''), decodeURIComponent(forward[2] ?? '')); return; }
-    const route = routeRe.exec(url.pathname);
-    if (route?.[1] !== 'exec') { reject(socket, 404, '404 page not found'); return; }
-    const spdy = isSpdyUpgrade(req);
-    if (!spdy && (req.headers.upgrade ?? '').toLowerCase() !== 'websocket') { reject(socket, 400, `unsupported upgrade "${req.headers.upgrade ?? ''}": WebSocket or SPDY/3.1`); return; }
-    const [, , namespace = '', pod = '', container = ''] = route.map(decodeURIComponent);
-    const target = options.containers.execTarget(namespace, pod, container);
-    if (target === undefined) { reject(socket, 404, `container "${container}" of pod "${pod}" in namespace "${namespace}" is not running on this node`); return; }
-    const request = parseExecQuery(url.searchParams);
-    if (spdy) {
-      const negotiated = negotiateSpdyProtocol(req, spdyRemoteCommandProtocols);
-      if (!negotiated.ok) { reject(socket, 403, `${negotiated.message}\n`); return; }
-      acceptSpdyUpgrade(socket, negotiated.protocol);
-      void serveSpdyExec(socket, head, negotiated.protocol, request, { ...target, nsenter: options.nsenter });
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      void runExecSession(ws, request, { ...target, nsenter: options.nsenter });
-    });
+    if (forward !== null) upgradePortForward(options, tunnels, req, socket, head, decodeURIComponent(forward[1] ?? ''), decodeURIComponent(forward[2] ?? ''));
+    else upgradeExec(options, wss, req, socket, head, url);
   });
   server.on('connection', (s: Duplex) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('secureConnection', (s: Duplex) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });

@@ -4,14 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEventRecorder, createInformer, resources, type KubeClient, type ResourceType } from '@rayjob/kube-runtime';
+import { createEventRecorder, createInformer, resources, type Informer, type KubeClient, type ResourceType } from '@rayjob/kube-runtime';
 import type { ConfigMap, KubeObject, Pod, Secret } from '../kube-objects/types.ts';
 import { nodeInformerBackoff, runInformers } from '../node-runtime/component.ts';
 import type { ImageCatalog } from './image-program.ts';
-import type { KubeletTiming } from './kubelet-config.ts';
+import type { KubeletDeps, KubeletTiming } from './kubelet-config.ts';
 import { defaultKubeletTiming } from './kubelet-config.ts';
 import { podLogsRoot } from './log-paths.ts';
-import type { KubeletServer, KubeletServerOptions } from './kubelet-server.ts';
+import type { KubeletContainers, KubeletServer, KubeletServerOptions } from './kubelet-server.ts';
 import { startKubeletServer } from './kubelet-server.ts';
 import type { NodeHeartbeat } from './node-heartbeat.ts';
 import { startNodeHeartbeat } from './node-heartbeat.ts';
@@ -86,14 +86,10 @@ function volumeSources(client: KubeClient): VolumeSources {
   };
 }
 
-// structure-exception(function-lines startKubelet): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
+/** What every pod worker of this kubelet shares. */
+function podWorkerDeps(options: KubeletOptions, nodeName: string, log: (message: string) => void, frozen: () => boolean): KubeletDeps {
   const { client } = options;
-  const nodeName = options.nodeName ?? 'sandbox-node';
-  const log = options.log ?? ((message: string) => console.error(`[kubelet] ${message}`));
-  const tools = { ip: which('ip'), unshare: which('unshare'), sh: which('sh'), nsenter: which('nsenter') };
-  let frozen = false;
-  const deps = {
+  return {
     client,
     nodeName,
     dir: options.dir,
@@ -101,53 +97,55 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     network: options.network,
     dns: { nameserver: options.nameserver ?? options.network.gatewayIP, clusterDomain: options.clusterDomain ?? 'cluster.local' },
     timing: { ...defaultKubeletTiming, ...options.timing },
-    tools,
+    tools: { ip: which('ip'), unshare: which('unshare'), sh: which('sh'), nsenter: which('nsenter') },
     sources: volumeSources(client),
     baseEnv: options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' },
     log,
     events: createEventRecorder({ client, component: 'kubelet', instance: nodeName, api: 'core' }),
-    frozen: () => frozen,
+    frozen,
     serviceEnv: options.apiAccess?.env ?? {},
     clusterCA: options.apiAccess?.caCert,
   };
-  const scheduler = createEventRecorder({ client, component: 'default-scheduler', api: 'core' });
-  const workers = new Map<string, PodWorker>();
-  const pods = createInformer<Pod>({ client, type: resources.pods, backoff: nodeInformerBackoff });
-  const workerOf = (namespace: string, name: string): PodWorker | undefined => {
-    const pod = pods.cache.getByName(namespace, name);
-    return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
-  };
-  const server = options.server === false ? undefined : await startKubeletServer({
-    ...options.server, host: options.network.gatewayIP, dir: options.dir, nsenter: tools.nsenter,
-    containers: {
-      logTarget(namespace, name, container) {
-        const pod = pods.cache.getByName(namespace, name);
-        if (pod?.spec.nodeName !== nodeName) return undefined;
-        const status = workerOf(namespace, name)?.containerStatus(container)
-          ?? [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
-        return { status, running: () => workerOf(namespace, name)?.containerRunning(container) ?? false };
-      },
-      execTarget: (namespace, name, container) => workerOf(namespace, name)?.execTarget(container),
-      portForwardTarget(namespace, name) {
-        const pod = pods.cache.getByName(namespace, name);
-        const podIP = pod?.status?.podIP;
-        if (pod?.spec.nodeName !== nodeName || workerOf(namespace, name) === undefined || podIP === undefined || podIP === '') return undefined;
-        return { podName: name, uid: pod.metadata.uid ?? '', podIP };
-      },
-    },
-  });
-  const heartbeat = startNodeHeartbeat({ client, facts: { nodeName, address: options.network.gatewayIP, kubeletPort: server?.port ?? 0 }, timing: deps.timing, log });
-  try {
-    await heartbeat.registered;
-  } catch (error) {
-    heartbeat.stop();
-    await server?.stop();
-    throw error;
-  }
-  const binding = new Set<string>();
-  let stopping = false;
+}
 
-  async function bind(pod: Pod): Promise<void> {
+/** The pods of this node, and their workers, as the kubelet's endpoint looks them up. */
+interface NodePods {
+  nodeName: string;
+  pods: Informer<Pod>;
+  workers: Map<string, PodWorker>;
+}
+
+const workerOf = ({ pods, workers }: NodePods, namespace: string, name: string): PodWorker | undefined => {
+  const pod = pods.cache.getByName(namespace, name);
+  return pod === undefined ? undefined : workers.get(pod.metadata.uid ?? '');
+};
+
+/** Where the endpoint's logs, exec and port-forward reach a container of this node. */
+function endpointContainers(node: NodePods): KubeletContainers {
+  const { pods, nodeName } = node;
+  return {
+    logTarget(namespace, name, container) {
+      const pod = pods.cache.getByName(namespace, name);
+      if (pod?.spec.nodeName !== nodeName) return undefined;
+      const status = workerOf(node, namespace, name)?.containerStatus(container)
+        ?? [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+      return { status, running: () => workerOf(node, namespace, name)?.containerRunning(container) ?? false };
+    },
+    execTarget: (namespace, name, container) => workerOf(node, namespace, name)?.execTarget(container),
+    portForwardTarget(namespace, name) {
+      const pod = pods.cache.getByName(namespace, name);
+      const podIP = pod?.status?.podIP;
+      if (pod?.spec.nodeName !== nodeName || workerOf(node, namespace, name) === undefined || podIP === undefined || podIP === '') return undefined;
+      return { podName: name, uid: pod.metadata.uid ?? '', podIP };
+    },
+  };
+}
+
+/** The whole "scheduler" of a one-node cluster: binds an unscheduled pod to this node (once at a time per pod). */
+function podBinder(client: KubeClient, nodeName: string): (pod: Pod) => Promise<void> {
+  const scheduler = createEventRecorder({ client, component: 'default-scheduler', api: 'core' });
+  const binding = new Set<string>();
+  return async (pod) => {
     const key = pod.metadata.uid ?? '';
     if (binding.has(key)) return;
     binding.add(key);
@@ -159,10 +157,16 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     }
     if (bound.ok) scheduler.event({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
     binding.delete(key);
-  }
+  };
+}
 
+/** Binds unscheduled pods, and starts, updates and ends a worker per pod bound to this node. */
+function followPods(node: NodePods, deps: KubeletDeps, stopping: () => boolean): void {
+  const { client, nodeName } = deps;
+  const { workers } = node;
+  const bind = podBinder(client, nodeName);
   const podChanged = (object: Pod): void => {
-    if (stopping) return;
+    if (stopping()) return;
     const uid = object.metadata.uid ?? '';
     if (object.spec.nodeName === undefined || object.spec.nodeName === '') {
       if (object.metadata.deletionTimestamp === undefined) void bind(object);
@@ -183,18 +187,41 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     workers.set(uid, worker);
     worker.update(object);
   };
-  pods.addHandlers({
+  node.pods.addHandlers({
     add: podChanged,
     update: (_old, pod) => podChanged(pod),
     delete: (pod) => {
-      if (stopping) return;
+      if (stopping()) return;
       const uid = pod.metadata.uid ?? '';
       const worker = workers.get(uid);
       workers.delete(uid);
       if (worker !== undefined) void worker.gone();
     },
   });
-  const watching = runInformers([pods]);
+}
+
+export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
+  const { client } = options;
+  const nodeName = options.nodeName ?? 'sandbox-node';
+  const log = options.log ?? ((message: string) => console.error(`[kubelet] ${message}`));
+  let frozen = false;
+  const deps = podWorkerDeps(options, nodeName, log, () => frozen);
+  const node: NodePods = { nodeName, pods: createInformer<Pod>({ client, type: resources.pods, backoff: nodeInformerBackoff }), workers: new Map() };
+  const { workers } = node;
+  const server = options.server === false ? undefined : await startKubeletServer({
+    ...options.server, host: options.network.gatewayIP, dir: options.dir, nsenter: deps.tools.nsenter, containers: endpointContainers(node),
+  });
+  const heartbeat = startNodeHeartbeat({ client, facts: { nodeName, address: options.network.gatewayIP, kubeletPort: server?.port ?? 0 }, timing: deps.timing, log });
+  try {
+    await heartbeat.registered;
+  } catch (error) {
+    heartbeat.stop();
+    await server?.stop();
+    throw error;
+  }
+  let stopping = false;
+  followPods(node, deps, () => stopping);
+  const watching = runInformers([node.pods]);
 
   return {
     nodeName,
@@ -210,8 +237,8 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
       heartbeat.resume();
       for (const worker of workers.values()) worker.resync();
     },
-    oomKill: (namespace, pod, container) => workerOf(namespace, pod)?.oomKill(container) ?? false,
-    containerPid: (namespace, pod, container) => workerOf(namespace, pod)?.containerPid(container),
+    oomKill: (namespace, pod, container) => workerOf(node, namespace, pod)?.oomKill(container) ?? false,
+    containerPid: (namespace, pod, container) => workerOf(node, namespace, pod)?.containerPid(container),
     async stop() {
       stopping = true;
       heartbeat.stop();

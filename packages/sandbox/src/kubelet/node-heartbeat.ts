@@ -108,17 +108,94 @@ async function registerNode(client: KubeClient, facts: NodeFacts, now: number): 
   return current.value;
 }
 
-// structure-exception(function-lines startNodeHeartbeat): over the limit before #21 set it; the split is left for a follow-up of #21
+/** What the status and lease loops share: the node's identity, its Lease as last written, when status was posted. */
+interface HeartbeatState {
+  client: KubeClient;
+  facts: NodeFacts;
+  timing: HeartbeatTiming;
+  now: () => number;
+  log: (message: string) => void;
+  lease: Lease | undefined;
+  nodeUid: string | undefined;
+  lastPostedAt: number;
+}
+
+/** Posts the node's status when it changed or the report interval passed; re-registers a deleted Node. */
+async function postStatus(s: HeartbeatState): Promise<boolean> {
+  const { client, facts, now, log } = s;
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const live = await client.get<Node>(resources.nodes, { name: facts.nodeName });
+    if (!live.ok && live.error.status === 404) {
+      // Someone deleted our Node: register again, as a kubelet does.
+      const node = await registerNode(client, facts, now());
+      s.nodeUid = node.metadata.uid;
+      s.lastPostedAt = now();
+      return true;
+    }
+    if (!live.ok) { log(`node status: ${describeError(live.error)}`); return false; }
+    s.nodeUid = live.value.metadata.uid;
+    const desired = nodeStatusFor(facts, live.value.status, rfc3339(now()));
+    if (!nodeStatusChanged(live.value.status, desired) && now() - s.lastPostedAt < s.timing.nodeStatusReportMs) return true;
+    const written = await client.replaceStatus<Node>(resources.nodes, { ...live.value, status: desired });
+    if (written.ok) { s.lastPostedAt = now(); return true; }
+    if (written.error.status !== 409) { log(`node status: ${describeError(written.error)}`); return false; }
+  }
+  return false;
+}
+
+/** Reads the node's Lease, or creates it (owned by the Node, renewed at `renewTime`) when there is none. */
+async function fetchLease(s: HeartbeatState, renewTime: string): Promise<'read' | 'created' | 'failed'> {
+  const { client, facts, log } = s;
+  const got = await client.get<Lease>(resources.leases, { namespace: nodeLeaseNamespace, name: facts.nodeName });
+  if (got.ok) { s.lease = got.value; return 'read'; }
+  if (got.error.status !== 404) { log(`node lease: ${describeError(got.error)}`); return 'failed'; }
+  const body: Lease = {
+    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+    metadata: {
+      name: facts.nodeName, namespace: nodeLeaseNamespace,
+      ...(s.nodeUid !== undefined && { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: facts.nodeName, uid: s.nodeUid }] }),
+    },
+    spec: { holderIdentity: facts.nodeName, leaseDurationSeconds: s.timing.nodeLeaseDurationSeconds, renewTime },
+  };
+  const created = await client.create<Lease>(resources.leases, body);
+  if (created.ok) { s.lease = created.value; return 'created'; }
+  log(`node lease: ${describeError(created.error)}`);
+  return 'failed';
+}
+
+async function renewLease(s: HeartbeatState): Promise<boolean> {
+  const { client, facts } = s;
+  const renewTime = microTime(s.now());
+  let lease = s.lease;
+  if (lease === undefined) {
+    const fetched = await fetchLease(s, renewTime);
+    // A freshly created Lease already carries this renewal.
+    if (fetched !== 'read' || s.lease === undefined) return fetched === 'created';
+    lease = s.lease;
+  }
+  const body: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: facts.nodeName, leaseDurationSeconds: s.timing.nodeLeaseDurationSeconds, renewTime } };
+  const written = await client.replace<Lease>(resources.leases, body);
+  if (written.ok) { s.lease = written.value; return true; }
+  // 409 or 404: read (or create) it again on the retry.
+  s.lease = undefined;
+  if (written.error.status !== 409 && written.error.status !== 404) s.log(`node lease: ${describeError(written.error)}`);
+  return false;
+}
+
 export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat {
-  const { client, facts } = options;
-  const timing = { ...defaultHeartbeatTiming, ...options.timing };
-  const now = options.now ?? Date.now;
-  const log = options.log ?? (() => {});
+  const state: HeartbeatState = {
+    client: options.client,
+    facts: options.facts,
+    timing: { ...defaultHeartbeatTiming, ...options.timing },
+    now: options.now ?? Date.now,
+    log: options.log ?? (() => {}),
+    lease: undefined,
+    nodeUid: undefined,
+    lastPostedAt: Number.NEGATIVE_INFINITY,
+  };
+  const { timing, log } = state;
   let paused = false;
   let stopped = false;
-  let lease: Lease | undefined;
-  let nodeUid: string | undefined;
-  let lastPostedAt = Number.NEGATIVE_INFINITY;
   let leaseRetryMs = 200;
   const timers = new Set<NodeJS.Timeout>();
   // Each pause/resume starts a new generation, so a loop iteration still in flight at pause time dies out.
@@ -130,76 +207,23 @@ export function startNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbeat
   };
   const clearTimers = (): void => { for (const t of timers) clearTimeout(t); timers.clear(); };
 
-  async function postStatus(): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const live = await client.get<Node>(resources.nodes, { name: facts.nodeName });
-      if (!live.ok && live.error.status === 404) {
-        // Someone deleted our Node: register again, as a kubelet does.
-        const node = await registerNode(client, facts, now());
-        nodeUid = node.metadata.uid;
-        lastPostedAt = now();
-        return true;
-      }
-      if (!live.ok) { log(`node status: ${describeError(live.error)}`); return false; }
-      nodeUid = live.value.metadata.uid;
-      const desired = nodeStatusFor(facts, live.value.status, rfc3339(now()));
-      if (!nodeStatusChanged(live.value.status, desired) && now() - lastPostedAt < timing.nodeStatusReportMs) return true;
-      const written = await client.replaceStatus<Node>(resources.nodes, { ...live.value, status: desired });
-      if (written.ok) { lastPostedAt = now(); return true; }
-      if (written.error.status !== 409) { log(`node status: ${describeError(written.error)}`); return false; }
-    }
-    return false;
-  }
-
   async function statusLoop(gen: number): Promise<void> {
-    await postStatus().catch((error: unknown) => log(`node status: ${(error as Error).message}`));
+    await postStatus(state).catch((error: unknown) => log(`node status: ${(error as Error).message}`));
     later(gen, timing.nodeStatusUpdateMs, statusLoop);
   }
 
-  async function renewLease(): Promise<boolean> {
-    const renewTime = microTime(now());
-    if (lease === undefined) {
-      const got = await client.get<Lease>(resources.leases, { namespace: nodeLeaseNamespace, name: facts.nodeName });
-      if (got.ok) lease = got.value;
-      else if (got.error.status === 404) {
-        const body: Lease = {
-          apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
-          metadata: {
-            name: facts.nodeName, namespace: nodeLeaseNamespace,
-            ...(nodeUid !== undefined && { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: facts.nodeName, uid: nodeUid }] }),
-          },
-          spec: { holderIdentity: facts.nodeName, leaseDurationSeconds: timing.nodeLeaseDurationSeconds, renewTime },
-        };
-        const created = await client.create<Lease>(resources.leases, body);
-        if (created.ok) { lease = created.value; return true; }
-        log(`node lease: ${describeError(created.error)}`);
-        return false;
-      } else {
-        log(`node lease: ${describeError(got.error)}`);
-        return false;
-      }
-    }
-    const body: Lease = { ...lease, spec: { ...lease.spec, holderIdentity: facts.nodeName, leaseDurationSeconds: timing.nodeLeaseDurationSeconds, renewTime } };
-    const written = await client.replace<Lease>(resources.leases, body);
-    if (written.ok) { lease = written.value; return true; }
-    // 409 or 404: read (or create) it again on the retry.
-    lease = undefined;
-    if (written.error.status !== 409 && written.error.status !== 404) log(`node lease: ${describeError(written.error)}`);
-    return false;
-  }
-
   async function leaseLoop(gen: number): Promise<void> {
-    const ok = await renewLease().catch((error: unknown) => { log(`node lease: ${(error as Error).message}`); return false; });
+    const ok = await renewLease(state).catch((error: unknown) => { log(`node lease: ${(error as Error).message}`); return false; });
     // On failure retry sooner with back-off (kubelet: 200 ms doubling up to 7 s), never later than the cadence.
     leaseRetryMs = ok ? 200 : Math.min(leaseRetryMs * 2, 7000);
     later(gen, ok ? timing.nodeLeaseRenewMs : Math.min(leaseRetryMs, timing.nodeLeaseRenewMs), leaseLoop);
   }
 
   const registered = (async () => {
-    const node = await registerNode(client, facts, now());
-    nodeUid = node.metadata.uid;
-    await postStatus();
-    await renewLease();
+    const node = await registerNode(state.client, state.facts, state.now());
+    state.nodeUid = node.metadata.uid;
+    await postStatus(state);
+    await renewLease(state);
   })();
   void registered.then(() => {
     later(generation, timing.nodeStatusUpdateMs, statusLoop);

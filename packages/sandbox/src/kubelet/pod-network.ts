@@ -71,12 +71,11 @@ function allocator(): { take(): number; release(octet: number): void } {
   };
 }
 
-// structure-exception(function-lines startNetnsNetwork): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function startNetnsNetwork(): Promise<PodNetwork> {
+/** Claims a free 10.244.<k>.0/24 and creates its bridge, up with the gateway address; returns k. */
+async function claimBridge(): Promise<number> {
   await reapDeadClaims();
   const start = Math.floor(Math.random() * 200);
   let k = -1;
-  let bridge = '';
   for (let i = 0; i < 250 && k < 0; i += 1) {
     const candidate = (start + i) % 250 + 1;
     if (!(await claimSubnet(candidate))) continue;
@@ -86,66 +85,86 @@ export async function startNetnsNetwork(): Promise<PodNetwork> {
     try {
       await ip('link', 'add', `rjbr${candidate}`, 'type', 'bridge');
       k = candidate;
-      bridge = `rjbr${candidate}`;
     } catch {
       releaseSubnet(candidate);
     }
   }
   if (k < 0) throw new Error('pod network: no free 10.244.<k>.0/24 subnet for a sandbox bridge');
-  const gatewayIP = `10.244.${k}.1`;
   try {
-    await ip('addr', 'add', `${gatewayIP}/24`, 'dev', bridge);
-    await ip('link', 'set', bridge, 'up');
+    await ip('addr', 'add', `10.244.${k}.1/24`, 'dev', `rjbr${k}`);
+    await ip('link', 'set', `rjbr${k}`, 'up');
   } catch (error) {
-    await ip('link', 'del', bridge).catch(() => {});
+    await ip('link', 'del', `rjbr${k}`).catch(() => {});
     releaseSubnet(k);
     throw error;
   }
+  return k;
+}
+
+/** One pod's namespace, the host end of its veth, and its address's last octet. */
+interface NetnsPod {
+  octet: number;
+  netns: string;
+  hostVeth: string;
+}
+
+/** Creates the pod's namespace with `eth0` plugged into the bridge, its address and the default route. */
+async function plugPod(k: number, pod: NetnsPod): Promise<void> {
+  const { netns, hostVeth, octet } = pod;
+  await ip('netns', 'add', netns);
+  await ipBatch([
+    `link add ${hostVeth} type veth peer name eth0 netns ${netns}`,
+    `link set ${hostVeth} master rjbr${k} up`,
+  ]);
+  await ipBatch([
+    `addr add 10.244.${k}.${octet}/24 dev eth0`,
+    'link set eth0 up',
+    'link set lo up',
+    `route add default via 10.244.${k}.1`,
+  ], netns);
+}
+
+/** Kills every process left in the pod's namespace, then removes the namespace and the veth. */
+async function unplugPod(pod: NetnsPod): Promise<void> {
+  const pids = await ipOutput('netns', 'pids', pod.netns).catch(() => '');
+  for (const pid of pids.split(/\s+/).filter((p) => p !== '')) {
+    try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
+  }
+  await ip('link', 'del', pod.hostVeth).catch(() => {});
+  await ip('netns', 'del', pod.netns).catch(() => {});
+}
+
+export async function startNetnsNetwork(): Promise<PodNetwork> {
+  const k = await claimBridge();
+  const bridge = `rjbr${k}`;
   const octets = allocator();
-  const pods = new Map<string, { octet: number; netns: string; hostVeth: string }>();
+  const pods = new Map<string, NetnsPod>();
 
   async function detach(podUid: string): Promise<void> {
     const pod = pods.get(podUid);
     if (pod === undefined) return;
     pods.delete(podUid);
-    const pids = await ipOutput('netns', 'pids', pod.netns).catch(() => '');
-    for (const pid of pids.split(/\s+/).filter((p) => p !== '')) {
-      try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
-    }
-    await ip('link', 'del', pod.hostVeth).catch(() => {});
-    await ip('netns', 'del', pod.netns).catch(() => {});
+    await unplugPod(pod);
     octets.release(pod.octet);
   }
 
   return {
     mode: 'netns',
-    gatewayIP,
+    gatewayIP: `10.244.${k}.1`,
     cidr: `10.244.${k}.0/24`,
     async attach(podUid) {
       const existing = pods.get(podUid);
       if (existing !== undefined) return { ip: `10.244.${k}.${existing.octet}`, netns: existing.netns };
       const octet = octets.take();
-      const netns = `rayjob-${k}-${octet}`;
-      const hostVeth = `rjh${k}x${octet}`;
-      const podIP = `10.244.${k}.${octet}`;
-      pods.set(podUid, { octet, netns, hostVeth });
+      const pod: NetnsPod = { octet, netns: `rayjob-${k}-${octet}`, hostVeth: `rjh${k}x${octet}` };
+      pods.set(podUid, pod);
       try {
-        await ip('netns', 'add', netns);
-        await ipBatch([
-          `link add ${hostVeth} type veth peer name eth0 netns ${netns}`,
-          `link set ${hostVeth} master ${bridge} up`,
-        ]);
-        await ipBatch([
-          `addr add ${podIP}/24 dev eth0`,
-          'link set eth0 up',
-          'link set lo up',
-          `route add default via ${gatewayIP}`,
-        ], netns);
+        await plugPod(k, pod);
       } catch (error) {
         await detach(podUid);
-        throw new Error(`pod network: could not set up namespace ${netns}: ${(error as Error).message}`);
+        throw new Error(`pod network: could not set up namespace ${pod.netns}: ${(error as Error).message}`);
       }
-      return { ip: podIP, netns };
+      return { ip: `10.244.${k}.${octet}`, netns: pod.netns };
     },
     detach,
     async stop() {

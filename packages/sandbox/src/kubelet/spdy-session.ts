@@ -29,94 +29,111 @@ export interface SpdySession {
 /** Largest DATA frame this side writes (the 24-bit length allows more; smaller frames interleave streams better). */
 const maxDataFrame = 32 * 1024;
 
-// structure-exception(function-lines startSpdySession): over the limit before #21 set it; the split is left for a follow-up of #21
+/** One session's state: its header compression contexts, its open streams, how far the client got. */
+interface Session {
+  send(bytes: Buffer): void;
+  inflate: ReturnType<typeof createHeaderDecompressor>;
+  deflate: ReturnType<typeof createHeaderCompressor>;
+  streams: Map<number, { stream: SpdyStream; localClosed: boolean }>;
+  lastStreamId: number;
+  goneAway: boolean;
+  onStream(stream: SpdyStream): void;
+}
+
+/** Accepts a client's stream with a SYN_REPLY and hands it to `onStream`. */
+function acceptStream(s: Session, id: number, headers: Headers, fin: boolean): void {
+  const incoming = new PassThrough();
+  const entry = { localClosed: false, stream: undefined as unknown as SpdyStream };
+  entry.stream = {
+    id, headers, incoming,
+    write(data) {
+      if (entry.localClosed) return;
+      for (let at = 0; at < data.length; at += maxDataFrame) s.send(dataFrame(id, 0, data.subarray(at, at + maxDataFrame)));
+    },
+    end() {
+      if (entry.localClosed) return;
+      entry.localClosed = true;
+      s.send(dataFrame(id, flagFin, Buffer.alloc(0)));
+    },
+  };
+  s.streams.set(id, entry);
+  s.send(synReplyFrame(id, 0, s.deflate({})));
+  if (fin) incoming.end();
+  s.onStream(entry.stream);
+}
+
+function handleControl(s: Session, frame: Extract<Frame, { kind: 'control' }>): void {
+  const p = frame.payload;
+  switch (frame.type) {
+    case controlType.synStream: {
+      const id = p.readUInt32BE(0) & 0x7fffffff;
+      const headers = s.inflate(p.subarray(10));
+      // Client streams have odd, increasing ids; anything else is a protocol error on that stream.
+      if (id % 2 === 0 || id <= s.lastStreamId || s.goneAway) { s.send(rstStreamFrame(id, s.goneAway ? rstStatus.refusedStream : rstStatus.protocolError)); return; }
+      s.lastStreamId = id;
+      acceptStream(s, id, headers, (frame.flags & flagFin) !== 0);
+      return;
+    }
+    case controlType.headers:
+      s.inflate(p.subarray(4)); // keeps the compression state in step; Kubernetes sends none after SYN_STREAM
+      if ((frame.flags & flagFin) !== 0) s.streams.get(p.readUInt32BE(0) & 0x7fffffff)?.stream.incoming.end();
+      return;
+    case controlType.rstStream: {
+      const entry = s.streams.get(p.readUInt32BE(0) & 0x7fffffff);
+      if (entry !== undefined) { entry.localClosed = true; entry.stream.incoming.end(); }
+      return;
+    }
+    case controlType.ping:
+      if ((p.readUInt32BE(0) & 1) === 1) s.send(pingFrame(p.readUInt32BE(0)));
+      return;
+    case controlType.goAway:
+      s.goneAway = true;
+      return;
+    default:
+      return; // SETTINGS, WINDOW_UPDATE, SYN_REPLY (never expected here): nothing to do
+  }
+}
+
+/** DATA for an open stream: passed on, and the window granted back at once (see the header). */
+function handleData(s: Session, frame: Exclude<Frame, { kind: 'control' }>): void {
+  const entry = s.streams.get(frame.streamId);
+  if (entry === undefined) { s.send(rstStreamFrame(frame.streamId, rstStatus.invalidStream)); return; }
+  if (frame.data.length > 0) {
+    entry.stream.incoming.write(frame.data);
+    s.send(windowUpdateFrame(frame.streamId, frame.data.length));
+    s.send(windowUpdateFrame(0, frame.data.length));
+  }
+  if ((frame.flags & flagFin) !== 0) entry.stream.incoming.end();
+}
+
 export function startSpdySession(socket: Duplex, head: Buffer, onStream: (stream: SpdyStream) => void): SpdySession {
   const reader = createFrameReader();
-  const inflate = createHeaderDecompressor();
-  const deflate = createHeaderCompressor();
-  const streams = new Map<number, { stream: SpdyStream; localClosed: boolean }>();
-  let lastStreamId = 0;
-  let goneAway = false;
+  const s: Session = {
+    send: (bytes) => { if (!socket.destroyed && socket.writable) socket.write(bytes); },
+    inflate: createHeaderDecompressor(),
+    deflate: createHeaderCompressor(),
+    streams: new Map(),
+    lastStreamId: 0,
+    goneAway: false,
+    onStream,
+  };
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => { resolveClosed = resolve; });
-  const send = (bytes: Buffer): void => { if (!socket.destroyed && socket.writable) socket.write(bytes); };
-
-  const accept = (id: number, headers: Headers, fin: boolean): void => {
-    const incoming = new PassThrough();
-    const entry = { localClosed: false, stream: undefined as unknown as SpdyStream };
-    entry.stream = {
-      id, headers, incoming,
-      write(data) {
-        if (entry.localClosed) return;
-        for (let at = 0; at < data.length; at += maxDataFrame) send(dataFrame(id, 0, data.subarray(at, at + maxDataFrame)));
-      },
-      end() {
-        if (entry.localClosed) return;
-        entry.localClosed = true;
-        send(dataFrame(id, flagFin, Buffer.alloc(0)));
-      },
-    };
-    streams.set(id, entry);
-    send(synReplyFrame(id, 0, deflate({})));
-    if (fin) incoming.end();
-    onStream(entry.stream);
-  };
-
-  const handleControl = (frame: Extract<Frame, { kind: 'control' }>): void => {
-    const p = frame.payload;
-    switch (frame.type) {
-      case controlType.synStream: {
-        const id = p.readUInt32BE(0) & 0x7fffffff;
-        const headers = inflate(p.subarray(10));
-        // Client streams have odd, increasing ids; anything else is a protocol error on that stream.
-        if (id % 2 === 0 || id <= lastStreamId || goneAway) { send(rstStreamFrame(id, goneAway ? rstStatus.refusedStream : rstStatus.protocolError)); return; }
-        lastStreamId = id;
-        accept(id, headers, (frame.flags & flagFin) !== 0);
-        return;
-      }
-      case controlType.headers:
-        inflate(p.subarray(4)); // keeps the compression state in step; Kubernetes sends none after SYN_STREAM
-        if ((frame.flags & flagFin) !== 0) streams.get(p.readUInt32BE(0) & 0x7fffffff)?.stream.incoming.end();
-        return;
-      case controlType.rstStream: {
-        const entry = streams.get(p.readUInt32BE(0) & 0x7fffffff);
-        if (entry !== undefined) { entry.localClosed = true; entry.stream.incoming.end(); }
-        return;
-      }
-      case controlType.ping:
-        if ((p.readUInt32BE(0) & 1) === 1) send(pingFrame(p.readUInt32BE(0)));
-        return;
-      case controlType.goAway:
-        goneAway = true;
-        return;
-      default:
-        return; // SETTINGS, WINDOW_UPDATE, SYN_REPLY (never expected here): nothing to do
-    }
-  };
 
   const handle = (chunk: Buffer): void => {
-    let frames: Frame[];
     try {
-      frames = reader.push(chunk);
-      for (const frame of frames) {
-        if (frame.kind === 'control') { handleControl(frame); continue; }
-        const entry = streams.get(frame.streamId);
-        if (entry === undefined) { send(rstStreamFrame(frame.streamId, rstStatus.invalidStream)); continue; }
-        if (frame.data.length > 0) {
-          entry.stream.incoming.write(frame.data);
-          send(windowUpdateFrame(frame.streamId, frame.data.length));
-          send(windowUpdateFrame(0, frame.data.length));
-        }
-        if ((frame.flags & flagFin) !== 0) entry.stream.incoming.end();
+      for (const frame of reader.push(chunk)) {
+        if (frame.kind === 'control') handleControl(s, frame);
+        else handleData(s, frame);
       }
     } catch {
-      send(goAwayFrame(lastStreamId, 1));
+      s.send(goAwayFrame(s.lastStreamId, 1));
       socket.destroy();
     }
   };
 
   const finish = (): void => {
-    for (const { stream } of streams.values()) stream.incoming.end();
+    for (const { stream } of s.streams.values()) stream.incoming.end();
     resolveClosed();
   };
   socket.on('data', handle);
@@ -127,8 +144,8 @@ export function startSpdySession(socket: Duplex, head: Buffer, onStream: (stream
   return {
     closed,
     close() {
-      if (!goneAway) send(goAwayFrame(lastStreamId));
-      goneAway = true;
+      if (!s.goneAway) s.send(goAwayFrame(s.lastStreamId));
+      s.goneAway = true;
       socket.end();
     },
   };
