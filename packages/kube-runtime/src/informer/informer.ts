@@ -3,6 +3,7 @@
 // succeeded, and tells handlers about adds, updates and deletes (a relist diffs against the cache).
 import { sleep, systemClock, type Clock } from '../clock.ts';
 import { createIndexedCache, type IndexedCache, type IndexFunc } from '../cache/indexed-cache.ts';
+import { createStringInterner } from '../cache/intern-strings.ts';
 import { describeError, isGone, type KubeError } from '../client/errors.ts';
 import type { ResourceType } from '../client/resources.ts';
 import type { KubeClient } from '../client/rest-client.ts';
@@ -62,6 +63,7 @@ interface InformerState<T extends KubeObject> {
   log: Logger;
   backoff: ReturnType<typeof createBackoff>;
   cache: IndexedCache<T>;
+  /** What enters the cache: options.transform over the object with its short strings interned (ingestWith). */
   transform: (obj: T) => T;
   handlers: Array<EventHandlers<T>>;
   syncWaiters: Array<() => void>;
@@ -73,6 +75,15 @@ interface InformerState<T extends KubeObject> {
 /** How one watch ended: 'relist' (410), 'error' (back off), or 'ended' (rewatch). */
 type WatchEnd = 'relist' | 'error' | 'ended';
 
+/**
+ * An object's way into the cache: its repeated strings shared with the objects cached before it (done first, on the
+ * parsed object nobody else holds, so a transform may return anything, even a proxy), then trimmed by `transform`.
+ */
+function ingestWith<T extends KubeObject>(transform: ((obj: T) => T) | undefined): (obj: T) => T {
+  const interner = createStringInterner();
+  return transform === undefined ? (obj) => interner.intern(obj) : (obj) => transform(interner.intern(obj));
+}
+
 export function createInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
   const clock = options.clock ?? systemClock;
   const s: InformerState<T> = {
@@ -81,7 +92,7 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
     log: (options.logger ?? silentLogger).child({ informer: options.type.plural, ...(options.namespace !== undefined && { namespace: options.namespace }) }),
     backoff: createBackoff(clock, options.backoff),
     cache: createIndexedCache<T>(options.indexes),
-    transform: options.transform ?? ((obj: T) => obj),
+    transform: ingestWith(options.transform),
     handlers: [],
     syncWaiters: [],
     synced: false,
