@@ -149,6 +149,10 @@ describe('API writes per RayJob lifecycle', { timeout: 180_000 }, () => {
     const clusterPath = `/rayclusters/${cluster}/status`;
     const clusterStatusFailures = proxy.requests.filter((r) => r.method !== 'GET' && r.status >= 300 && (r.path.split('?')[0] ?? '').endsWith(clusterPath)).map((r) => r.status);
     expect(clusterStatusFailures, 'failed RayCluster status writes').toEqual([]);
+    // The pass that creates the head Pod counts it in the status it writes (from the create's answer): no second
+    // status write (and RayJob mirror write) just for the Pod the cache shows a moment later.
+    const firstClusterStatus = proxy.requests.find((r) => r.method === 'PUT' && r.status < 300 && (r.path.split('?')[0] ?? '').endsWith(clusterPath));
+    expect((JSON.parse(firstClusterStatus?.body ?? '{}') as { status?: { head?: { podName?: string } } }).status?.head?.podName, 'the head Pod in the first RayCluster status').toMatch(new RegExp(`^${cluster}-head`));
     // shutdownAfterJobFinishes deletes the cluster after the verdict: a settled RayJob keeps its conditions, so the
     // deletion costs no status write (KubeRay writes no status in a terminal state).
     const deletedAt = proxy.requests.find((r) => r.method === 'DELETE' && (r.path.split('?')[0] ?? '').endsWith(`/rayclusters/${cluster}`))?.at;

@@ -9,6 +9,7 @@ import {
   type RayCluster,
   type ReconcileError,
   type ScaleExpectation,
+  type Service,
 } from '@rayjob/core';
 import { describeError, isAlreadyExists, isNotFound, resources, type EventRecorder, type KubeClient, type KubeError } from '@rayjob/kube-runtime';
 import { recordRayClusterEvent } from './events.ts';
@@ -30,6 +31,12 @@ export interface ExecuteContext {
   forgetExpectations: () => void;
   /** Cryptographically random bytes for a generated auth token. */
   randomBytes: (size: number) => Uint8Array;
+  /**
+   * The Pods and head Services this pass created, as the API server answered: the pass's status counts them
+   * although the cache does not show them yet (else the first status says "no head Pod" and the next pass writes
+   * the status again for the Pod it created itself).
+   */
+  created?: { pods: Pod[]; headServices: Service[] };
 }
 
 export async function execute(actions: readonly ClusterAction[], ctx: ExecuteContext): Promise<ReconcileError | undefined> {
@@ -61,6 +68,7 @@ async function executeOne(action: ClusterAction, ctx: ExecuteContext): Promise<R
         if (action.role === 'serve') return { message: describeError(result.error) }; // KubeRay records no event for it
         return failed(ctx, { reason: 'FailedToCreateService', note: `Failed creating service ${ns}/${name}` }, result.error);
       }
+      if (result.ok && action.role === 'head') ctx.created?.headServices.push(result.value);
       if (result.ok && action.role !== 'serve') emit(ctx, { type: 'Normal', reason: 'CreatedService', action: 'Create', note: `Created service ${ns}/${name}` });
       return undefined;
     }
@@ -82,6 +90,7 @@ async function executeOne(action: ClusterAction, ctx: ExecuteContext): Promise<R
       const result = await client.create<Pod>(resources.pods, action.pod, { namespace: ns });
       if (!result.ok) return failed(ctx, action.failure, result.error);
       const name = result.value.metadata.name ?? '';
+      ctx.created?.pods.push(result.value);
       ctx.expect({ group: action.group, podName: name, action: 'create' });
       const head = action.pod.metadata.labels?.[labelKeys.nodeType] === 'head';
       emit(ctx, {

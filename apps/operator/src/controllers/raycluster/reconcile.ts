@@ -6,9 +6,11 @@ import {
   planRayCluster,
   RayClusterSchema,
   validateRayCluster,
+  type Pod,
   type RayCluster,
   type RayClusterSettings,
   type ReconcileError,
+  type Service,
   type ValidationSettings,
 } from '@rayjob/core';
 import { describeError, isConflict, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
@@ -122,6 +124,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
   const now = deps.now();
   const seen = await observe(cluster, deps);
   if (!seen.ok) return failPass(seen.error, log);
+  const created: { pods: Pod[]; headServices: Service[] } = { pods: [], headServices: [] };
   const pending = deps.expectations.pending(key).map((e) => ({ group: e.group, podName: e.name, action: e.action }));
   const plan = planRayCluster({ cluster, ...seen.value, expectations: pending, now }, deps.settings);
   const actionError = await execute(plan.actions, {
@@ -136,13 +139,20 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     },
     forgetExpectations: () => deps.expectations.forget(key),
     randomBytes: deps.randomBytes,
+    created,
   });
   const reconcileError: ReconcileError | undefined = actionError ?? plan.error;
   if (reconcileError) log.info({ error: reconcileError.message }, 'Reconciliation error');
 
   // Status from the cache as it is now (our own writes may not be visible yet; the next pass catches up).
   const statusResult = computeRayClusterStatus(
-    { cluster, pods: deps.view.pods(namespace, name), headServices: deps.view.servicesByLabels(namespace, headServiceLookupLabels(cluster)), reconcileError, now: deps.now() },
+    {
+      cluster,
+      pods: withCreated(deps.view.pods(namespace, name), created.pods),
+      headServices: withCreated(deps.view.servicesByLabels(namespace, headServiceLookupLabels(cluster)), created.headServices),
+      reconcileError,
+      now: deps.now(),
+    },
     deps.settings,
   );
   if (!statusResult.ok) return failPass(statusResult.error, log);
@@ -155,6 +165,12 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
   if (written) rememberWrite(key, raw, written.value, deps.written);
   if (written) deps.metrics.observeStatusWrite(cluster, cluster.status, statusResult.status, deps.now());
   return { requeueAfterMs: reconcileError || written ? SHORT_REQUEUE_MS : deps.idleRequeueMs };
+}
+
+/** The cached objects plus those this pass created that the cache does not show yet. */
+function withCreated<T extends { metadata: { name?: string | undefined } }>(cached: T[], created: T[]): T[] {
+  const names = new Set(cached.map((o) => o.metadata.name));
+  return [...cached, ...created.filter((o) => !names.has(o.metadata.name))];
 }
 
 /** An error pass: logged, then retried after KubeRay's 2 s. */
