@@ -141,78 +141,97 @@ export async function createKubeClient(source: ConnectionSource, options: KubeCl
   return kubeClientOver(await openConnection(source), options);
 }
 
-// structure-exception(function-lines kubeClientOver): over the limit before #21 set it; the split is left for a follow-up of #21
-export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}): KubeClient {
-  const timeoutMs = options.requestTimeoutMs ?? 30_000;
-  const maxRetries = options.maxRetryAfterRetries ?? 3;
-  const maxWait = options.maxRetryAfterSeconds ?? 10;
-  const clock = options.clock ?? systemClock;
-  const userAgent = options.userAgent ?? 'rayjob-kube-runtime';
-  const host = new URL(conn.server).host;
-  const observer = options.observer;
-  // client-go's flowcontrol token bucket: `burst` requests at once, then `qps` per second, every verb and watches
-  // included; each request reserves its token, so waiters are served in order.
-  const bucket = options.qps !== undefined && options.qps > 0 ? bucketLimiter(clock, options.qps, Math.max(1, options.burst ?? Math.ceil(options.qps))) : undefined;
-  const throttle = async (method: string, signal?: AbortSignal): Promise<void> => {
-    if (!bucket) return;
-    const wait = bucket.when('');
-    if (wait > 0) await sleep(clock, wait, signal);
-    observer?.throttled?.(method, host, wait / 1000);
-  };
-  const seconds = (since: number): number => (clock.now() - since) / 1000;
+/** One connection with its settings and rate limit, shared by every view withSignal makes. */
+interface ClientCore {
+  conn: Connection;
+  timeoutMs: number;
+  maxRetries: number;
+  maxWait: number;
+  clock: Clock;
+  userAgent: string;
+  host: string;
+  observer: RestObserver | undefined;
+  bucket: ReturnType<typeof bucketLimiter> | undefined;
+}
 
-  const once = async <T>(req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> => {
-    const path = req.path + queryString(req.query);
-    if (req.signal?.aborted) return { result: { ok: false, error: aborted(req) } };
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...(await conn.headers()) };
-    if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
-    const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    const started = clock.now();
-    try {
-      const res = await request(conn.server + path, {
-        method: req.method as 'GET',
-        headers,
-        signal,
-        dispatcher: conn.dispatcher,
-        ...(req.body !== undefined && { body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) }),
-      });
-      const text = await res.body.text();
-      observer?.response(req.method, res.statusCode, host);
-      observer?.latency?.(req.method, host, seconds(started));
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
-        return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
-      }
-      const retryHeader = res.headers['retry-after'];
-      const error = errorFromResponse(req.method, req.path, res.statusCode, text, Array.isArray(retryHeader) ? retryHeader[0] : retryHeader);
-      const retryable = res.statusCode === 429 || res.statusCode >= 500;
-      return { result: { ok: false, error }, ...(retryable && retryHeader !== undefined && error.retryAfterSeconds !== undefined && { retryAfter: error.retryAfterSeconds }) };
-    } catch (e) {
-      observer?.response(req.method, 0, host);
-      observer?.latency?.(req.method, host, seconds(started));
-      return { result: { ok: false, error: req.signal?.aborted ? aborted(req) : errorFromException(req.method, req.path, e) } };
+type Call = <T>(req: RawRequest) => Promise<KubeResult<T>>;
+
+export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}): KubeClient {
+  const clock = options.clock ?? systemClock;
+  const core: ClientCore = {
+    conn,
+    timeoutMs: options.requestTimeoutMs ?? 30_000,
+    maxRetries: options.maxRetryAfterRetries ?? 3,
+    maxWait: options.maxRetryAfterSeconds ?? 10,
+    clock,
+    userAgent: options.userAgent ?? 'rayjob-kube-runtime',
+    host: new URL(conn.server).host,
+    observer: options.observer,
+    // client-go's flowcontrol token bucket: `burst` requests at once, then `qps` per second, every verb and watches
+    // included; each request reserves its token, so waiters are served in order.
+    bucket: options.qps !== undefined && options.qps > 0 ? bucketLimiter(clock, options.qps, Math.max(1, options.burst ?? Math.ceil(options.qps))) : undefined,
+  };
+  return scopedClient(core, undefined);
+}
+
+async function throttle(c: ClientCore, method: string, signal?: AbortSignal): Promise<void> {
+  if (!c.bucket) return;
+  const wait = c.bucket.when('');
+  if (wait > 0) await sleep(c.clock, wait, signal);
+  c.observer?.throttled?.(method, c.host, wait / 1000);
+}
+
+const secondsSince = (c: ClientCore, since: number): number => (c.clock.now() - since) / 1000;
+
+/** One request, no retry; `retryAfter` when the answer asks to be retried after a wait. */
+async function sendOnce<T>(c: ClientCore, req: RawRequest): Promise<{ result: KubeResult<T>; retryAfter?: number }> {
+  const { conn, observer, host } = c;
+  const path = req.path + queryString(req.query);
+  if (req.signal?.aborted) return { result: { ok: false, error: aborted(req) } };
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': c.userAgent, ...(await conn.headers()) };
+  if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+  const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(c.timeoutMs)]) : AbortSignal.timeout(c.timeoutMs);
+  const started = c.clock.now();
+  try {
+    const res = await request(conn.server + path, {
+      method: req.method as 'GET',
+      headers,
+      signal,
+      dispatcher: conn.dispatcher,
+      ...(req.body !== undefined && { body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) }),
+    });
+    const text = await res.body.text();
+    observer?.response(req.method, res.statusCode, host);
+    observer?.latency?.(req.method, host, secondsSince(c, started));
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
+      return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
+    }
+    const retryHeader = res.headers['retry-after'];
+    const error = errorFromResponse(req.method, req.path, res.statusCode, text, Array.isArray(retryHeader) ? retryHeader[0] : retryHeader);
+    const retryable = res.statusCode === 429 || res.statusCode >= 500;
+    return { result: { ok: false, error }, ...(retryable && retryHeader !== undefined && error.retryAfterSeconds !== undefined && { retryAfter: error.retryAfterSeconds }) };
+  } catch (e) {
+    observer?.response(req.method, 0, host);
+    observer?.latency?.(req.method, host, secondsSince(c, started));
+    return { result: { ok: false, error: req.signal?.aborted ? aborted(req) : errorFromException(req.method, req.path, e) } };
+  }
+}
+
+/** The client whose every call also carries `scope` (withSignal's view); undefined: the plain client. */
+function scopedClient(c: ClientCore, scope: AbortSignal | undefined): KubeClient {
+  const call: Call = async <T>(raw: RawRequest): Promise<KubeResult<T>> => {
+    const signal = scope && raw.signal ? AbortSignal.any([scope, raw.signal]) : (scope ?? raw.signal);
+    const req = signal ? { ...raw, signal } : raw;
+    for (let attempt = 0; ; attempt++) {
+      await throttle(c, req.method, req.signal);
+      const { result, retryAfter } = await sendOnce<T>(c, req);
+      if (result.ok || retryAfter === undefined || attempt >= c.maxRetries || req.signal?.aborted) return result;
+      await sleep(c.clock, Math.min(retryAfter, c.maxWait) * 1000, req.signal);
     }
   };
-
-  /** Every call of a client made by withSignal(scope) carries the scope too. */
-  const build = (scope: AbortSignal | undefined): KubeClient => {
-    const within = (signal: AbortSignal | undefined): AbortSignal | undefined => (scope && signal ? AbortSignal.any([scope, signal]) : (scope ?? signal));
-
-    const call = async <T>(raw: RawRequest): Promise<KubeResult<T>> => {
-      const signal = within(raw.signal);
-      const req = signal ? { ...raw, signal } : raw;
-      for (let attempt = 0; ; attempt++) {
-        await throttle(req.method, req.signal);
-        const { result, retryAfter } = await once<T>(req);
-        if (result.ok || retryAfter === undefined || attempt >= maxRetries || req.signal?.aborted) return result;
-        await sleep(clock, Math.min(retryAfter, maxWait) * 1000, req.signal);
-      }
-    };
-    return operations(call, scope, build);
-  };
-
-  const operations = (call: <T>(req: RawRequest) => Promise<KubeResult<T>>, scope: AbortSignal | undefined, rebuild: (scope: AbortSignal | undefined) => KubeClient): KubeClient => ({
-    server: conn.server,
+  return {
+    server: c.conn.server,
     list: (type, o = {}) =>
       call({ method: 'GET', path: resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) }), query: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue, resourceVersion: o.resourceVersion } }),
     get: (type, ref) => call({ method: 'GET', path: resourcePath(type, ref) }),
@@ -230,27 +249,27 @@ export function kubeClientOver(conn: Connection, options: KubeClientOptions = {}
     replaceStatus: (type, obj, o) => call({ method: 'PUT', path: resourcePath(type, { ...nameOf(obj), subresource: 'status' }), query: writeQuery(o), body: obj }),
     patchStatus: (type, ref, patch, patchType = 'merge', o) =>
       call({ method: 'PATCH', path: resourcePath(type, { ...ref, subresource: 'status' }), query: writeQuery(o), body: patch, contentType: patchContentTypes[patchType] }),
-    watch: async (type, o) => {
-      const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
-      const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
-      const signal = scope ? AbortSignal.any([scope, o.signal]) : o.signal;
-      await throttle('GET', signal);
-      if (signal.aborted) return { ok: true, value: 'ended' };
-      const started = clock.now();
-      return readWatchStream(conn, {
-        path, query: queryString(query), userAgent, signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent,
-        onAnswer: (status) => {
-          observer?.response('GET', status, host);
-          observer?.latency?.('GET', host, seconds(started));
-        },
-      });
-    },
+    watch: (type, o) => watch(c, scope, type, o),
     request: call,
-    withSignal: (signal) => rebuild(scope ? AbortSignal.any([scope, signal]) : signal),
-    tls: conn.tls,
-    authHeaders: () => conn.headers(),
-    close: () => conn.close(),
-  });
+    withSignal: (signal) => scopedClient(c, scope ? AbortSignal.any([scope, signal]) : signal),
+    tls: c.conn.tls,
+    authHeaders: () => c.conn.headers(),
+    close: () => c.conn.close(),
+  };
+}
 
-  return build(undefined);
+async function watch<T extends KubeObject>(c: ClientCore, scope: AbortSignal | undefined, type: ResourceType, o: WatchOptions<T>): Promise<KubeResult<'ended'>> {
+  const path = resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) });
+  const query = { watch: 'true', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion, allowWatchBookmarks: o.allowBookmarks, timeoutSeconds: o.timeoutSeconds };
+  const signal = scope ? AbortSignal.any([scope, o.signal]) : o.signal;
+  await throttle(c, 'GET', signal);
+  if (signal.aborted) return { ok: true, value: 'ended' };
+  const started = c.clock.now();
+  return readWatchStream(c.conn, {
+    path, query: queryString(query), userAgent: c.userAgent, signal, idleTimeoutMs: o.idleTimeoutMs ?? 0, onEvent: o.onEvent,
+    onAnswer: (status) => {
+      c.observer?.response('GET', status, c.host);
+      c.observer?.latency?.('GET', c.host, secondsSince(c, started));
+    },
+  });
 }

@@ -88,97 +88,122 @@ export function ownerKeys(kind: string, group?: string): (obj: KubeObject) => st
       .map((r) => objectKey({ metadata: { namespace: obj.metadata.namespace, name: r.name } }));
 }
 
-// structure-exception(function-lines createController): over the limit before #21 set it; the split is left for a follow-up of #21
+/** One controller's settings, queue and watched caches; the functions below act on it. */
+interface ControllerState {
+  options: ControllerOptions;
+  clock: Clock;
+  log: Logger;
+  metrics: ControllerMetrics;
+  queue: WorkQueue;
+  informers: Array<Informer<KubeObject>>;
+  concurrency: number;
+}
+
 export function createController(options: ControllerOptions): Controller {
   const clock = options.clock ?? systemClock;
-  const log = (options.logger ?? silentLogger).child({ controller: options.name });
-  const metrics = options.metrics ?? noControllerMetrics;
-  const queue = createWorkQueue({ clock, ...(options.rateLimiter && { rateLimiter: options.rateLimiter }), ...(options.queueMetrics && { metrics: options.queueMetrics }) });
-  const informers: Array<Informer<KubeObject>> = [];
-  const concurrency = Math.max(1, options.concurrency ?? 1);
-
-  const reconcileOne = async (key: string, signal: AbortSignal): Promise<void> => {
-    const { namespace, name } = splitKey(key);
-    const reconcileId = newReconcileId();
-    const rlog = log.child({ namespace, name, reconcileID: reconcileId });
-    const started = clock.now();
-    metrics.activeWorkers(+1);
-    try {
-      const result = await options.reconcile({ key, name, ...(namespace !== undefined && { namespace }) }, { log: rlog, reconcileId, signal });
-      if (result && result.error !== undefined) {
-        metrics.reconciled('error');
-        rlog.error({ err: result.error }, 'Reconciler error');
-        queue.addRateLimited(key);
-      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
-        queue.forget(key);
-        queue.addAfter(key, result.requeueAfterMs);
-        metrics.reconciled('requeue_after');
-      } else if (result && result.requeue) {
-        queue.addRateLimited(key);
-        metrics.reconciled('requeue');
-      } else {
-        queue.forget(key);
-        metrics.reconciled('success');
-      }
-    } catch (error) {
-      metrics.reconciled('error');
-      rlog.error({ err: error }, 'Reconciler error');
-      if (isTerminalError(error)) {
-        metrics.terminalError();
-        queue.forget(key);
-      } else queue.addRateLimited(key);
-    } finally {
-      metrics.reconcileTime((clock.now() - started) / 1000);
-      metrics.activeWorkers(-1);
-      queue.done(key);
-    }
+  const c: ControllerState = {
+    options,
+    clock,
+    log: (options.logger ?? silentLogger).child({ controller: options.name }),
+    metrics: options.metrics ?? noControllerMetrics,
+    queue: createWorkQueue({ clock, ...(options.rateLimiter && { rateLimiter: options.rateLimiter }), ...(options.queueMetrics && { metrics: options.queueMetrics }) }),
+    informers: [],
+    concurrency: Math.max(1, options.concurrency ?? 1),
   };
-
-  const worker = async (signal: AbortSignal): Promise<void> => {
-    for (;;) {
-      const key = await queue.get();
-      if (key === undefined) return;
-      if (signal.aborted) {
-        queue.done(key);
-        return;
-      }
-      await reconcileOne(key, signal);
-    }
-  };
-
   return {
     name: options.name,
-    queue,
-    watch: (informer, toKeys, filter) => {
-      const keysOf = toKeys ?? ((obj) => [objectKey(obj)]);
-      const enqueueAll = (obj: never): void => {
-        for (const k of keysOf(obj)) queue.add(k);
-      };
-      informer.addHandlers({
-        add: enqueueAll,
-        update: (old, obj) => {
-          if (filter?.update && !filter.update(old, obj)) return;
-          enqueueAll(obj as never);
-        },
-        delete: enqueueAll,
-      });
-      informers.push(informer as unknown as Informer<KubeObject>);
-    },
-    enqueue: (key) => queue.add(key),
-    start: async (signal) => {
-      const stop = (): void => void queue.shutDownWithDrain();
-      signal.addEventListener('abort', stop, { once: true });
-      for (const informer of informers) {
-        if (!(await informer.waitForSync(signal))) break;
-      }
-      if (signal.aborted) {
-        queue.shutDown();
-        return;
-      }
-      log.info({ workerCount: concurrency }, 'Starting workers');
-      await Promise.all(Array.from({ length: concurrency }, () => worker(signal)));
-      await queue.shutDownWithDrain();
-      log.info('All workers finished');
-    },
+    queue: c.queue,
+    watch: (informer, toKeys, filter) => watch(c, informer, toKeys, filter),
+    enqueue: (key) => c.queue.add(key),
+    start: (signal) => start(c, signal),
   };
+}
+
+function watch<T extends KubeObject>(c: ControllerState, informer: Informer<T>, toKeys?: (obj: T) => string[], filter?: WatchFilter<T>): void {
+  const keysOf = toKeys ?? ((obj: T) => [objectKey(obj)]);
+  const enqueueAll = (obj: T): void => {
+    for (const k of keysOf(obj)) c.queue.add(k);
+  };
+  informer.addHandlers({
+    add: enqueueAll,
+    update: (old, obj) => {
+      if (filter?.update && !filter.update(old, obj)) return;
+      enqueueAll(obj);
+    },
+    delete: enqueueAll,
+  });
+  c.informers.push(informer as unknown as Informer<KubeObject>);
+}
+
+async function start(c: ControllerState, signal: AbortSignal): Promise<void> {
+  const { queue, log } = c;
+  const stop = (): void => void queue.shutDownWithDrain();
+  signal.addEventListener('abort', stop, { once: true });
+  for (const informer of c.informers) {
+    if (!(await informer.waitForSync(signal))) break;
+  }
+  if (signal.aborted) {
+    queue.shutDown();
+    return;
+  }
+  log.info({ workerCount: c.concurrency }, 'Starting workers');
+  await Promise.all(Array.from({ length: c.concurrency }, () => worker(c, signal)));
+  await queue.shutDownWithDrain();
+  log.info('All workers finished');
+}
+
+async function worker(c: ControllerState, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    const key = await c.queue.get();
+    if (key === undefined) return;
+    if (signal.aborted) {
+      c.queue.done(key);
+      return;
+    }
+    await reconcileOne(c, key, signal);
+  }
+}
+
+async function reconcileOne(c: ControllerState, key: string, signal: AbortSignal): Promise<void> {
+  const { queue, metrics } = c;
+  const { namespace, name } = splitKey(key);
+  const reconcileId = newReconcileId();
+  const rlog = c.log.child({ namespace, name, reconcileID: reconcileId });
+  const started = c.clock.now();
+  metrics.activeWorkers(+1);
+  try {
+    const result = await c.options.reconcile({ key, name, ...(namespace !== undefined && { namespace }) }, { log: rlog, reconcileId, signal });
+    requeueBy(c, key, result, rlog);
+  } catch (error) {
+    metrics.reconciled('error');
+    rlog.error({ err: error }, 'Reconciler error');
+    if (isTerminalError(error)) {
+      metrics.terminalError();
+      queue.forget(key);
+    } else queue.addRateLimited(key);
+  } finally {
+    metrics.reconcileTime((c.clock.now() - started) / 1000);
+    metrics.activeWorkers(-1);
+    queue.done(key);
+  }
+}
+
+/** What the queue does with the key after a reconcile that returned `result` (see ReconcileResult). */
+function requeueBy(c: ControllerState, key: string, result: ReconcileResult, rlog: Logger): void {
+  const { queue, metrics } = c;
+  if (result && result.error !== undefined) {
+    metrics.reconciled('error');
+    rlog.error({ err: result.error }, 'Reconciler error');
+    queue.addRateLimited(key);
+  } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+    queue.forget(key);
+    queue.addAfter(key, result.requeueAfterMs);
+    metrics.reconciled('requeue_after');
+  } else if (result && result.requeue) {
+    queue.addRateLimited(key);
+    metrics.reconciled('requeue');
+  } else {
+    queue.forget(key);
+    metrics.reconciled('success');
+  }
 }
