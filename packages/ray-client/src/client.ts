@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { parseRayAddress, toWebSocketBase } from './address.ts';
 import { classifyStatus } from './classify.ts';
 import { createHttpTransport, type HttpOutcome, type TlsOptions } from './http-transport.ts';
-import { tailJobLogs, type TailOptions, type TailResult } from './log-tail.ts';
+import { tailJobLogs, type TailConfig, type TailOptions, type TailResult } from './log-tail.ts';
 import { streamFromTail, type LogStream } from './log-stream.ts';
 import { judgeNodeLiveness, type NodeLiveness } from './node-liveness.ts';
 import { judgeHeadNode, type HeadNodeAnswer } from './head-node.ts';
@@ -66,93 +66,25 @@ export interface RayClient {
 
 const defaultTimeoutMs = 10_000;
 
-/** Throws an Error naming the bad option (never its secret value) when the options are unusable. */
-// structure-exception(function-lines createRayClient): over the limit before #21 set it; the split is left for a follow-up of #21
-export function createRayClient(options: RayClientOptions): RayClient {
-  const problems = validateRayClientOptions(options);
-  if (problems.length > 0) throw new Error(`invalid Ray client options: ${problems.join('; ')}`);
-  const address = parseRayAddress(options.address);
-  if (!address.ok) throw new Error(`invalid Ray client options: ${address.error}`);
-  const baseUrl = address.baseUrl;
-
-  const redact = makeRedactor([options.token, options.apiServerAuthorization, ...Object.values(options.headers ?? {})]);
-  const headers: Record<string, string> = {
-    'user-agent': 'rayjob-ray-client',
-    ...lowerCaseKeys(options.headers ?? {}),
-  };
-  if (options.apiServerAuthorization !== undefined) headers['authorization'] = options.apiServerAuthorization;
-  if (options.token !== undefined) headers['x-ray-authorization'] = `Bearer ${options.token}`;
-  const tls: TlsOptions = options.tls ?? {};
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const lookup = options.lookup;
-  const clientSignal = options.signal;
-  const transport = createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }), ...(options.dispatcher && { dispatcher: options.dispatcher }) });
+/** What every call of one client shares: its transport, the log tail's settings and the version it learnt. */
+interface ClientParts {
+  baseUrl: string;
+  transport: ReturnType<typeof createHttpTransport>;
+  tailConfig: TailConfig;
   /** A log tail ends with the client's signal too. */
-  const tailSignal = <T extends { signal?: AbortSignal }>(o: T): T =>
-    clientSignal ? { ...o, signal: o.signal ? AbortSignal.any([o.signal, clientSignal]) : clientSignal } : o;
+  tailSignal: <T extends { signal?: AbortSignal }>(o: T) => T;
+  cachedVersion: VersionInfo | undefined;
+}
 
-  const tailConfig = { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact, ...(lookup && { lookup }) };
-
-  let cachedVersion: VersionInfo | undefined = options.rayVersion
-    ? { version: '4', ray_version: options.rayVersion }
-    : undefined;
-
-  function toResult<S extends z.ZodType>(outcome: HttpOutcome, schema: S, what: string): RayResult<z.infer<S>> {
-    if (outcome.kind === 'transport-error') {
-      return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };
-    }
-    if (outcome.status < 200 || outcome.status > 299) return classifyStatus(outcome.status, outcome.body);
-    let json: unknown;
-    try {
-      json = JSON.parse(outcome.body);
-    } catch {
-      return { kind: 'bad-response', status: outcome.status, message: `${what}: the answer is not JSON` };
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unknown';
-      return { kind: 'bad-response', status: outcome.status, message: `${what}: unexpected shape at ${where}` };
-    }
-    return ok(parsed.data);
-  }
-
+/** Throws an Error naming the bad option (never its secret value) when the options are unusable. */
+export function createRayClient(options: RayClientOptions): RayClient {
+  const c = clientParts(options);
+  const { transport, tailConfig, tailSignal } = c;
   const jobPath = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
-
-  async function getVersion(call: CallOptions = {}): Promise<RayResult<VersionInfo>> {
-    if (cachedVersion) return ok(cachedVersion);
-    const result = toResult(await transport.send('GET', '/api/version', call), VersionInfoSchema, 'GET /api/version');
-    if (result.kind === 'ok') cachedVersion = result.value;
-    return result;
-  }
-
-  async function submit(request: SubmitRequest, call: CallOptions = {}): Promise<RayResult<SubmitAccepted>> {
-    const checked = SubmitRequestSchema.safeParse(request);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      return {
-        kind: 'invalid-input',
-        message: `submit request field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-      };
-    }
-    const version = await getVersion(call);
-    if (version.kind === 'not-found') {
-      // Not a "job not found": the server has no /api/version (not a Ray dashboard, or Ray < 1.9).
-      return { kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${baseUrl} a Ray dashboard?` };
-    }
-    if (version.kind !== 'ok') return version;
-    const { body, dropped } = gateSubmitBody({ ...checked.data }, version.value.ray_version);
-    const result = toResult(await transport.send('POST', '/api/jobs/', { ...call, json: body }), SubmitResponseSchema, 'POST /api/jobs/');
-    if (result.kind !== 'ok') return result;
-    const submissionId = result.value.submission_id ?? result.value.job_id;
-    if (!submissionId) return { kind: 'bad-response', status: 200, message: 'POST /api/jobs/: no submission_id in the answer' };
-    return ok({ submissionId, droppedFields: dropped });
-  }
-
   return {
-    baseUrl: address.baseUrl,
-    getVersion,
-    submit,
+    baseUrl: c.baseUrl,
+    getVersion: (call) => getVersion(c, call),
+    submit: (request, call) => submit(c, request, call),
     getJob: async (id, call = {}) =>
       toResult(await transport.send('GET', jobPath(id), call), JobDetailsSchema, `GET ${jobPath(id)}`),
     listJobs: async (call = {}) => toResult(await transport.send('GET', '/api/jobs/', call), JobListSchema, 'GET /api/jobs/'),
@@ -181,6 +113,83 @@ export function createRayClient(options: RayClientOptions): RayClient {
     headNode: async (call = {}) => judgeHeadNode(await transport.send('GET', '/nodes?view=summary', call)),
     close: () => transport.close(),
   };
+}
+
+/** Checks the options, then builds the transport and the log tail's settings from them. */
+function clientParts(options: RayClientOptions): ClientParts {
+  const problems = validateRayClientOptions(options);
+  if (problems.length > 0) throw new Error(`invalid Ray client options: ${problems.join('; ')}`);
+  const address = parseRayAddress(options.address);
+  if (!address.ok) throw new Error(`invalid Ray client options: ${address.error}`);
+
+  const redact = makeRedactor([options.token, options.apiServerAuthorization, ...Object.values(options.headers ?? {})]);
+  const headers: Record<string, string> = {
+    'user-agent': 'rayjob-ray-client',
+    ...lowerCaseKeys(options.headers ?? {}),
+  };
+  if (options.apiServerAuthorization !== undefined) headers['authorization'] = options.apiServerAuthorization;
+  if (options.token !== undefined) headers['x-ray-authorization'] = `Bearer ${options.token}`;
+  const tls: TlsOptions = options.tls ?? {};
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const lookup = options.lookup;
+  const clientSignal = options.signal;
+  return {
+    baseUrl: address.baseUrl,
+    transport: createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }), ...(options.dispatcher && { dispatcher: options.dispatcher }) }),
+    tailConfig: { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact, ...(lookup && { lookup }) },
+    tailSignal: (o) => (clientSignal ? { ...o, signal: o.signal ? AbortSignal.any([o.signal, clientSignal]) : clientSignal } : o),
+    cachedVersion: options.rayVersion ? { version: '4', ray_version: options.rayVersion } : undefined,
+  };
+}
+
+function toResult<S extends z.ZodType>(outcome: HttpOutcome, schema: S, what: string): RayResult<z.infer<S>> {
+  if (outcome.kind === 'transport-error') {
+    return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };
+  }
+  if (outcome.status < 200 || outcome.status > 299) return classifyStatus(outcome.status, outcome.body);
+  let json: unknown;
+  try {
+    json = JSON.parse(outcome.body);
+  } catch {
+    return { kind: 'bad-response', status: outcome.status, message: `${what}: the answer is not JSON` };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unknown';
+    return { kind: 'bad-response', status: outcome.status, message: `${what}: unexpected shape at ${where}` };
+  }
+  return ok(parsed.data);
+}
+
+async function getVersion(c: ClientParts, call: CallOptions = {}): Promise<RayResult<VersionInfo>> {
+  if (c.cachedVersion) return ok(c.cachedVersion);
+  const result = toResult(await c.transport.send('GET', '/api/version', call), VersionInfoSchema, 'GET /api/version');
+  if (result.kind === 'ok') c.cachedVersion = result.value;
+  return result;
+}
+
+async function submit(c: ClientParts, request: SubmitRequest, call: CallOptions = {}): Promise<RayResult<SubmitAccepted>> {
+  const checked = SubmitRequestSchema.safeParse(request);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return {
+      kind: 'invalid-input',
+      message: `submit request field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+    };
+  }
+  const version = await getVersion(c, call);
+  if (version.kind === 'not-found') {
+    // Not a "job not found": the server has no /api/version (not a Ray dashboard, or Ray < 1.9).
+    return { kind: 'rejected', status: 404, message: `GET /api/version answered 404: is ${c.baseUrl} a Ray dashboard?` };
+  }
+  if (version.kind !== 'ok') return version;
+  const { body, dropped } = gateSubmitBody({ ...checked.data }, version.value.ray_version);
+  const result = toResult(await c.transport.send('POST', '/api/jobs/', { ...call, json: body }), SubmitResponseSchema, 'POST /api/jobs/');
+  if (result.kind !== 'ok') return result;
+  const submissionId = result.value.submission_id ?? result.value.job_id;
+  if (!submissionId) return { kind: 'bad-response', status: 200, message: 'POST /api/jobs/: no submission_id in the answer' };
+  return ok({ submissionId, droppedFields: dropped });
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

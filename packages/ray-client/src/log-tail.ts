@@ -43,130 +43,146 @@ export interface TailOptions {
   maxBytes?: number;
 }
 
-// structure-exception(function-lines tailJobLogs): over the limit before #21 set it; the split is left for a follow-up of #21
-export function tailJobLogs(
-  config: {
-    wsBaseUrl: string;
-    headers: Record<string, string>;
-    tls: TlsOptions;
-    defaultTimeoutMs: number;
-    redact: Redactor;
-    lookup?: LookupFunction;
-  },
-  submissionId: string,
-  options: TailOptions,
-): Promise<TailResult> {
-  const url = `${config.wsBaseUrl}/api/jobs/${encodeURIComponent(submissionId)}/logs/tail`;
+export interface TailConfig {
+  wsBaseUrl: string;
+  headers: Record<string, string>;
+  tls: TlsOptions;
+  defaultTimeoutMs: number;
+  redact: Redactor;
+  lookup?: LookupFunction;
+}
+
+/** One tail's socket and progress; the handlers below act on it. */
+interface Tail {
+  config: TailConfig;
+  submissionId: string;
+  options: TailOptions;
+  socket: WebSocket;
+  chunks: number;
+  bytes: number;
+  opened: boolean;
+  /** ws refused a frame longer than maxPayload: our bound, not the server's fault. */
+  overBound: boolean;
+  settled: boolean;
+  keepAlive: NodeJS.Timeout | undefined;
+  resolve: (result: TailResult) => void;
+  onAbort: () => void;
+}
+
+export function tailJobLogs(config: TailConfig, submissionId: string, options: TailOptions): Promise<TailResult> {
   // Already aborted: no connection is opened (terminating a socket still connecting would throw from ws).
   if (options.signal?.aborted) return Promise.resolve({ kind: 'aborted', chunks: 0 });
-  // structure-exception(function-lines new-Promise): over the limit before #21 set it; the split is left for a follow-up of #21
   return new Promise<TailResult>((resolve) => {
-    let chunks = 0;
-    let bytes = 0;
-    let opened = false;
-    /** ws refused a frame longer than maxPayload: our bound, not the server's fault. */
-    let overBound = false;
-    let settled = false;
-    let keepAlive: NodeJS.Timeout | undefined;
-
-    const socket = new WebSocket(url, {
-      headers: config.headers,
-      perMessageDeflate: false,
-      // A single huge log line is a single huge frame (§3.8); ws's default of 100 MiB would cut it.
-      // With a bound, no frame may be longer than all of it (ws checks the length in the frame header).
-      maxPayload: options.maxBytes !== undefined ? Math.max(1, options.maxBytes) : 1024 * 1024 * 1024,
-      handshakeTimeout: options.handshakeTimeoutMs ?? config.defaultTimeoutMs,
-      followRedirects: false,
-      ...connectTls(config.tls),
-      ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
-    });
-
-    const finish = (result: TailResult): void => {
-      if (settled) return;
-      settled = true;
-      if (keepAlive) clearInterval(keepAlive);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve(result);
+    const t: Tail = {
+      config, submissionId, options, socket: openTailSocket(config, submissionId, options),
+      chunks: 0, bytes: 0, opened: false, overBound: false, settled: false, keepAlive: undefined, resolve,
+      onAbort: () => {
+        finish(t, { kind: 'aborted', chunks: t.chunks });
+        t.socket.terminate();
+      },
     };
-
-    const onAbort = (): void => {
-      finish({ kind: 'aborted', chunks });
-      socket.terminate();
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    socket.on('unexpected-response', (request, response: IncomingMessage) => {
-      const parts: Buffer[] = [];
-      response.on('data', (part: Buffer) => parts.push(part));
-      response.on('error', () => undefined);
-      response.on('end', () => {
-        finish(classifyStatus(response.statusCode ?? 0, config.redact(Buffer.concat(parts).toString('utf8'))));
-        request.destroy();
-      });
-    });
-
-    socket.on('open', () => {
-      opened = true;
-      const every = options.keepAliveMs ?? 30_000;
-      if (every > 0) {
-        let awaitingPong = false;
-        socket.on('pong', () => {
-          awaitingPong = false;
-        });
-        keepAlive = setInterval(() => {
-          if (awaitingPong) {
-            socket.terminate(); // -> close 1006 -> 'cut'
-            return;
-          }
-          awaitingPong = true;
-          socket.ping();
-        }, every);
-      }
-    });
-
-    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-      if (settled || isBinary) return;
-      const size = rawLength(data);
-      if (options.maxBytes !== undefined && bytes + size > options.maxBytes) {
-        finish({ kind: 'limit', bytes, chunks });
-        socket.terminate();
-        return;
-      }
-      bytes += size;
-      chunks += 1;
-      options.onChunk(rawToString(data));
-    });
-
-    socket.on('error', (error: Error) => {
-      if (opened) {
-        // a 'close' follows and decides; a frame over maxPayload is our bound, reported as such.
-        if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-          overBound = true;
-          // ws would drain the rest of the frame while it waits for the server's close: drop the connection.
-          socket.terminate();
-        }
-        return;
-      }
-      // ws reports its own handshake timeout with a message, not a code.
-      const cause = /handshake has timed out/i.test(error.message) ? 'timeout' : classifyTransportError(error);
-      finish({
-        kind: 'unavailable',
-        cause,
-        message: config.redact(`log tail for ${submissionId}: ${describeTransportError(error)}`),
-      });
-    });
-
-    socket.on('close', (code: number, reason: Buffer) => {
-      if (!opened) {
-        finish({ kind: 'unavailable', cause: 'reset', message: `log tail for ${submissionId}: closed before the upgrade` });
-        return;
-      }
-      const text = reason.toString('utf8');
-      if (overBound) finish({ kind: 'limit', bytes, chunks });
-      else if (code === 1000) finish({ kind: 'closed', code: 1000, reason: text, chunks });
-      else finish({ kind: 'cut', code, reason: text, chunks });
-    });
+    options.signal?.addEventListener('abort', t.onAbort, { once: true });
+    t.socket.on('unexpected-response', (request, response: IncomingMessage) => onRefused(t, request, response));
+    t.socket.on('open', () => onOpen(t));
+    t.socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => onMessage(t, data, isBinary));
+    t.socket.on('error', (error: Error) => onError(t, error));
+    t.socket.on('close', (code: number, reason: Buffer) => onClose(t, code, reason));
   });
+}
+
+function openTailSocket(config: TailConfig, submissionId: string, options: TailOptions): WebSocket {
+  const url = `${config.wsBaseUrl}/api/jobs/${encodeURIComponent(submissionId)}/logs/tail`;
+  return new WebSocket(url, {
+    headers: config.headers,
+    perMessageDeflate: false,
+    // A single huge log line is a single huge frame (§3.8); ws's default of 100 MiB would cut it.
+    // With a bound, no frame may be longer than all of it (ws checks the length in the frame header).
+    maxPayload: options.maxBytes !== undefined ? Math.max(1, options.maxBytes) : 1024 * 1024 * 1024,
+    handshakeTimeout: options.handshakeTimeoutMs ?? config.defaultTimeoutMs,
+    followRedirects: false,
+    ...connectTls(config.tls),
+    ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
+  });
+}
+
+function finish(t: Tail, result: TailResult): void {
+  if (t.settled) return;
+  t.settled = true;
+  if (t.keepAlive) clearInterval(t.keepAlive);
+  t.options.signal?.removeEventListener('abort', t.onAbort);
+  t.resolve(result);
+}
+
+/** An HTTP answer instead of the upgrade: classified like any other call's. */
+function onRefused(t: Tail, request: { destroy(): void }, response: IncomingMessage): void {
+  const parts: Buffer[] = [];
+  response.on('data', (part: Buffer) => parts.push(part));
+  response.on('error', () => undefined);
+  response.on('end', () => {
+    finish(t, classifyStatus(response.statusCode ?? 0, t.config.redact(Buffer.concat(parts).toString('utf8'))));
+    request.destroy();
+  });
+}
+
+function onOpen(t: Tail): void {
+  t.opened = true;
+  const every = t.options.keepAliveMs ?? 30_000;
+  if (every <= 0) return;
+  let awaitingPong = false;
+  t.socket.on('pong', () => {
+    awaitingPong = false;
+  });
+  t.keepAlive = setInterval(() => {
+    if (awaitingPong) {
+      t.socket.terminate(); // -> close 1006 -> 'cut'
+      return;
+    }
+    awaitingPong = true;
+    t.socket.ping();
+  }, every);
+}
+
+function onMessage(t: Tail, data: WebSocket.RawData, isBinary: boolean): void {
+  if (t.settled || isBinary) return;
+  const size = rawLength(data);
+  if (t.options.maxBytes !== undefined && t.bytes + size > t.options.maxBytes) {
+    finish(t, { kind: 'limit', bytes: t.bytes, chunks: t.chunks });
+    t.socket.terminate();
+    return;
+  }
+  t.bytes += size;
+  t.chunks += 1;
+  t.options.onChunk(rawToString(data));
+}
+
+function onError(t: Tail, error: Error): void {
+  if (t.opened) {
+    // a 'close' follows and decides; a frame over maxPayload is our bound, reported as such.
+    if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      t.overBound = true;
+      // ws would drain the rest of the frame while it waits for the server's close: drop the connection.
+      t.socket.terminate();
+    }
+    return;
+  }
+  // ws reports its own handshake timeout with a message, not a code.
+  const cause = /handshake has timed out/i.test(error.message) ? 'timeout' : classifyTransportError(error);
+  finish(t, {
+    kind: 'unavailable',
+    cause,
+    message: t.config.redact(`log tail for ${t.submissionId}: ${describeTransportError(error)}`),
+  });
+}
+
+function onClose(t: Tail, code: number, reason: Buffer): void {
+  if (!t.opened) {
+    finish(t, { kind: 'unavailable', cause: 'reset', message: `log tail for ${t.submissionId}: closed before the upgrade` });
+    return;
+  }
+  const text = reason.toString('utf8');
+  if (t.overBound) finish(t, { kind: 'limit', bytes: t.bytes, chunks: t.chunks });
+  else if (code === 1000) finish(t, { kind: 'closed', code: 1000, reason: text, chunks: t.chunks });
+  else finish(t, { kind: 'cut', code, reason: text, chunks: t.chunks });
 }
 
 function rawLength(data: WebSocket.RawData): number {
