@@ -21,88 +21,101 @@ export function desiredWorkerPods(group: WorkerGroupSpec): number {
 
 const byName = (a: Pod, b: Pod) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1);
 
-// structure-exception(function-lines planWorkerGroups): over the limit before #21 set it; the split is left for a follow-up of #21
 export function planWorkerGroups(obs: RayClusterObservation, settings: RayClusterSettings, unsatisfied: ReadonlySet<string>): RayClusterPlan {
-  const { cluster } = obs;
-  const ns = cluster.metadata.namespace ?? '';
-  const clusterName = cluster.metadata.name ?? '';
   const actions: ClusterAction[] = [];
-  for (const group of cluster.spec.workerGroupSpecs ?? []) {
-    const groupName = group.groupName;
-    if (unsatisfied.has(groupName)) continue;
+  for (const group of obs.cluster.spec.workerGroupSpecs ?? []) {
+    if (unsatisfied.has(group.groupName)) continue;
     // Worker Pods only: KubeRay selects by group label alone, so a group named "headgroup" would count the head.
     const pods = obs.pods
-      .filter((p) => p.metadata.labels?.[rayClusterLabelKeys.group] === groupName && p.metadata.labels?.[labelKeys.nodeType] === 'worker')
+      .filter((p) => p.metadata.labels?.[rayClusterLabelKeys.group] === group.groupName && p.metadata.labels?.[labelKeys.nodeType] === 'worker')
       .sort(byName);
-    if (group.suspend === true) {
-      actions.push({
-        type: 'deleteAllPods',
-        group: groupName,
-        success: {
-          type: 'Normal',
-          reason: 'DeletedWorkerPod',
-          action: 'Delete',
-          note: `Deleted all pods for suspended worker group ${groupName} in RayCluster ${ns}/${clusterName}`,
-        },
-        failure: {
-          reason: 'FailedToDeleteWorkerPodCollection',
-          note: `Failed deleting worker Pods for suspended group ${groupName} in RayCluster ${ns}/${clusterName}`,
-          marker: 'FailedDeleteWorkerPod',
-        },
-      });
-      continue;
-    }
-    if (settings.featureGates.rayMultiHostIndexing && (group.numOfHosts ?? 1) > 1) {
-      const multiHost = planMultiHostGroup({ cluster, group, pods, desiredPods: desiredWorkerPods(group), settings, now: obs.now });
-      actions.push(...multiHost.actions);
-      // Like an unhealthy single-host Pod, a replica cleanup ends the pass: later groups wait for the next one.
-      if (multiHost.error) return { actions, error: multiHost.error };
-      continue;
-    }
-    const unhealthy = pods.filter((p) => unhealthyPodReason(p, 'worker') !== undefined);
-    for (const pod of unhealthy) {
-      actions.push({
-        type: 'deletePod',
-        group: groupName,
-        name: pod.metadata.name ?? '',
-        ignoreNotFound: false,
-        success: { type: 'Normal', reason: 'DeletedWorkerPod', action: 'Delete', note: unhealthyDeleteNote(pod, 'worker') },
-        failure: { reason: 'FailedToDeleteWorkerPod', note: `Failed deleting worker Pod ${ns}/${pod.metadata.name}`, marker: 'FailedDeleteWorkerPod' },
-      });
-    }
-    if (unhealthy.length > 0) return { actions, error: { message: `delete ${unhealthy.length} unhealthy worker Pods` } };
-
-    // workersToDelete is replayed every pass and never cleared (the autoscaler owns it); only this group's
-    // existing Pods are deleted, never an arbitrary Pod that happens to carry a listed name.
-    const deleted = new Set<string>();
-    for (const name of new Set(group.scaleStrategy?.workersToDelete ?? [])) {
-      if (!pods.some((p) => p.metadata.name === name)) continue;
-      deleted.add(name);
-      actions.push(deleteWorker(groupName, ns, name, `Deleted pod ${ns}/${name}`, `Failed deleting pod ${ns}/${name}`));
-    }
-    const remaining = pods.filter((p) => !deleted.has(p.metadata.name ?? ''));
-    const diff = desiredWorkerPods(group) - remaining.length;
-    if (diff > 0) {
-      const used = new Set(remaining.map((p) => Number(p.metadata.labels?.[rayClusterLabelKeys.replicaIndex])).filter(Number.isInteger));
-      let index = 0;
-      for (let i = 0; i < diff; i++) {
-        while (used.has(index)) index++;
-        used.add(index);
-        actions.push({
-          type: 'createPod',
-          group: groupName,
-          pod: buildWorkerPod(cluster, group, settings, index),
-          failure: { reason: 'FailedToCreateWorkerPod', note: `Failed to create worker Pod for the cluster ${ns}/${clusterName}`, marker: 'FailedCreateWorkerPod' },
-        });
-      }
-    } else if (diff < 0 && (!isAutoscalingEnabled(cluster.spec) || settings.enableRandomPodDelete)) {
-      for (const pod of remaining.slice(0, -diff)) {
-        const name = pod.metadata.name ?? '';
-        actions.push(deleteWorker(groupName, ns, name, `Deleted Pod ${ns}/${name}`, `Failed deleting Pod ${ns}/${name}`));
-      }
-    }
+    const plan = planWorkerGroup(obs, settings, group, pods);
+    actions.push(...plan.actions);
+    // An unhealthy Pod's (or a multi-host replica's) cleanup ends the pass: later groups wait for the next one.
+    if (plan.error) return { actions, error: plan.error };
   }
   return { actions };
+}
+
+/** One group's actions, in §7.3's order: suspend, multi-host replicas, unhealthy Pods, then scale. */
+function planWorkerGroup(obs: RayClusterObservation, settings: RayClusterSettings, group: WorkerGroupSpec, pods: Pod[]): RayClusterPlan {
+  const { cluster } = obs;
+  if (group.suspend === true) return { actions: [deleteSuspendedGroup(cluster.metadata.namespace ?? '', cluster.metadata.name ?? '', group.groupName)] };
+  if (settings.featureGates.rayMultiHostIndexing && (group.numOfHosts ?? 1) > 1) {
+    return planMultiHostGroup({ cluster, group, pods, desiredPods: desiredWorkerPods(group), settings, now: obs.now });
+  }
+  const unhealthy = deleteUnhealthy(cluster.metadata.namespace ?? '', group.groupName, pods);
+  if (unhealthy.length > 0) return { actions: unhealthy, error: { message: `delete ${unhealthy.length} unhealthy worker Pods` } };
+  return { actions: scaleWorkerGroup(obs, settings, group, pods) };
+}
+
+function deleteSuspendedGroup(ns: string, clusterName: string, groupName: string): ClusterAction {
+  return {
+    type: 'deleteAllPods',
+    group: groupName,
+    success: {
+      type: 'Normal',
+      reason: 'DeletedWorkerPod',
+      action: 'Delete',
+      note: `Deleted all pods for suspended worker group ${groupName} in RayCluster ${ns}/${clusterName}`,
+    },
+    failure: {
+      reason: 'FailedToDeleteWorkerPodCollection',
+      note: `Failed deleting worker Pods for suspended group ${groupName} in RayCluster ${ns}/${clusterName}`,
+      marker: 'FailedDeleteWorkerPod',
+    },
+  };
+}
+
+function deleteUnhealthy(ns: string, groupName: string, pods: Pod[]): ClusterAction[] {
+  return pods
+    .filter((p) => unhealthyPodReason(p, 'worker') !== undefined)
+    .map((pod): ClusterAction => ({
+      type: 'deletePod',
+      group: groupName,
+      name: pod.metadata.name ?? '',
+      ignoreNotFound: false,
+      success: { type: 'Normal', reason: 'DeletedWorkerPod', action: 'Delete', note: unhealthyDeleteNote(pod, 'worker') },
+      failure: { reason: 'FailedToDeleteWorkerPod', note: `Failed deleting worker Pod ${ns}/${pod.metadata.name}`, marker: 'FailedDeleteWorkerPod' },
+    }));
+}
+
+/** workersToDelete, then Pods created (lowest free replica indexes) or deleted towards the desired count. */
+function scaleWorkerGroup(obs: RayClusterObservation, settings: RayClusterSettings, group: WorkerGroupSpec, pods: Pod[]): ClusterAction[] {
+  const { cluster } = obs;
+  const ns = cluster.metadata.namespace ?? '';
+  const groupName = group.groupName;
+  const actions: ClusterAction[] = [];
+  // workersToDelete is replayed every pass and never cleared (the autoscaler owns it); only this group's
+  // existing Pods are deleted, never an arbitrary Pod that happens to carry a listed name.
+  const deleted = new Set<string>();
+  for (const name of new Set(group.scaleStrategy?.workersToDelete ?? [])) {
+    if (!pods.some((p) => p.metadata.name === name)) continue;
+    deleted.add(name);
+    actions.push(deleteWorker(groupName, ns, name, `Deleted pod ${ns}/${name}`, `Failed deleting pod ${ns}/${name}`));
+  }
+  const remaining = pods.filter((p) => !deleted.has(p.metadata.name ?? ''));
+  const diff = desiredWorkerPods(group) - remaining.length;
+  if (diff > 0) {
+    const used = new Set(remaining.map((p) => Number(p.metadata.labels?.[rayClusterLabelKeys.replicaIndex])).filter(Number.isInteger));
+    let index = 0;
+    for (let i = 0; i < diff; i++) {
+      while (used.has(index)) index++;
+      used.add(index);
+      actions.push({
+        type: 'createPod',
+        group: groupName,
+        pod: buildWorkerPod(cluster, group, settings, index),
+        failure: { reason: 'FailedToCreateWorkerPod', note: `Failed to create worker Pod for the cluster ${ns}/${cluster.metadata.name ?? ''}`, marker: 'FailedCreateWorkerPod' },
+      });
+    }
+  } else if (diff < 0 && (!isAutoscalingEnabled(cluster.spec) || settings.enableRandomPodDelete)) {
+    for (const pod of remaining.slice(0, -diff)) {
+      const name = pod.metadata.name ?? '';
+      actions.push(deleteWorker(groupName, ns, name, `Deleted Pod ${ns}/${name}`, `Failed deleting Pod ${ns}/${name}`));
+    }
+  }
+  return actions;
 }
 
 function deleteWorker(group: string, ns: string, name: string, note: string, failureNote: string): ClusterAction {
