@@ -63,7 +63,7 @@ async function executeOne(action: ClusterAction, ctx: ExecuteContext): Promise<R
   switch (action.type) {
     case 'createService': {
       const name = action.service.metadata.name ?? '';
-      const result = await client.create(resources.services, action.service, { namespace: ns });
+      const result = await client.create<Service>(resources.services, action.service, { namespace: ns });
       if (!result.ok && !isAlreadyExists(result.error)) {
         if (action.role === 'serve') return { message: describeError(result.error) }; // KubeRay records no event for it
         return failed(ctx, { reason: 'FailedToCreateService', note: `Failed creating service ${ns}/${name}` }, result.error);
