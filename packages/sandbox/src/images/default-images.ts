@@ -41,17 +41,27 @@ export function findRealRayBin(env: NodeJS.ProcessEnv = process.env): string | u
  * where the image keeps its executable (its Dockerfile's ENTRYPOINT and the script behind it): a container whose
  * `command` names one of them runs the same program, as it would in the image.
  */
-function appProgram(node: string, bundle: string | undefined, source: string, imagePaths: string[]): ImageProgram | undefined {
+function appProgram(node: string, bundle: string | undefined, source: string, imagePaths: string[], env: Record<string, string>): ImageProgram | undefined {
   const file = bundle !== undefined && existsSync(bundle) ? bundle : existsSync(source) ? source : undefined;
   if (file === undefined) return undefined;
   return {
     entrypoint: [node, file],
+    ...(Object.keys(env).length > 0 && { env }),
     rewrite: (argv) => (argv[0] !== undefined && imagePaths.includes(argv[0]) ? [node, file, ...argv.slice(1)] : argv),
   };
 }
 
+/**
+ * The host's NODE_COMPILE_CACHE (npm test sets one, outside /tmp since every pod has its own /tmp) for the node
+ * programs of our images, as the submitter image ships one: less CPU per pod start, the same code.
+ */
+function compileCacheEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE } : {};
+}
+
 export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
   const node = options.node ?? process.execPath;
+  const cacheEnv = compileCacheEnv(options.env ?? process.env);
   const shell = (cmd: string[]): ImageProgram => ({ entrypoint: [], cmd });
   const catalog: ImageCatalog = {
     busybox: shell(['sh']),
@@ -62,14 +72,18 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     node: shell([node]),
   };
   const bundle = (path: string): string | undefined => (options.fromSource ? undefined : join(options.repoRoot, path));
-  const submitter = appProgram(node, bundle('apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter']);
+  const submitter = appProgram(node, bundle('apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter'], cacheEnv);
   if (submitter) for (const image of [submitterImageName, ...(options.submitterImages ?? [])]) catalog[imageRepository(image)] = submitter;
-  const operator = appProgram(node, bundle('apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator']);
+  const operator = appProgram(node, bundle('apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator'], cacheEnv);
   if (operator) catalog[operatorImageName] = operator;
   const rayBin = options.realRayBin === null ? undefined : (options.realRayBin ?? findRealRayBin(options.env));
   const emulatorCli = join(options.repoRoot, 'packages/ray-emulator/src/cli.ts');
   const jobsThroughSubmitter = options.rayJobsThroughSubmitter !== false && submitter !== undefined;
-  const ray = rayBin !== undefined ? realRayImage({ rayBin }) : existsSync(emulatorCli) ? rayEmulatorImage({ emulatorCli, node, ...(jobsThroughSubmitter && { jobCommand: submitter.entrypoint }) }) : undefined;
+  const emulator = (): ImageProgram => {
+    const image = rayEmulatorImage({ emulatorCli, node, ...(jobsThroughSubmitter && { jobCommand: submitter.entrypoint }) });
+    return { ...image, env: { ...image.env, ...cacheEnv } };
+  };
+  const ray = rayBin !== undefined ? realRayImage({ rayBin }) : existsSync(emulatorCli) ? emulator() : undefined;
   // KubeRay's samples and docs name these Ray images too.
   if (ray) for (const image of ['rayproject/ray', 'rayproject/ray-ml', 'quay.io/kuberay/ray']) catalog[image] = ray;
   // Debian's redis-server where installed (.ci/run and the README's set-up install it): KubeRay's FT samples' Redis.

@@ -83,6 +83,19 @@ describe('default images', () => {
     }
   });
 
+  it('our node programs get the host\'s NODE_COMPILE_CACHE (as the submitter image ships one), and none without it', async () => {
+    await mkdir(join(repo, 'apps/operator/src'), { recursive: true });
+    await writeFile(join(repo, 'apps/operator/src/main.ts'), '');
+    const env = { NODE_COMPILE_CACHE: '/cache' };
+    const images = ['ghcr.io/rayjob/submitter:v1', 'ghcr.io/rayjob/operator:v1', 'rayproject/ray:2.58.0'];
+    const cached = defaultImages({ repoRoot: repo, realRayBin: null, node: '/n', env });
+    for (const image of images) expect(lookupImage(cached, image)?.env?.NODE_COMPILE_CACHE, image).toBe('/cache');
+    expect(lookupImage(cached, 'rayproject/ray:2.58.0')?.env?.RAYJOB_EMULATOR_CLI).toBe(join(repo, 'packages/ray-emulator/src/cli.ts'));
+    const plain = defaultImages({ repoRoot: repo, realRayBin: null, node: '/n', env: {} });
+    for (const image of images) expect(lookupImage(plain, image)?.env?.NODE_COMPILE_CACHE, image).toBeUndefined();
+    expect(lookupImage(cached, 'busybox')?.env).toBeUndefined();
+  });
+
   // The operator builds submitter containers with `command: [/submitter]` (the image's ENTRYPOINT): without the
   // mapping such a pod failed with StartError (exec: "/submitter": executable file not found).
   it.each([
