@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one project after another
+// `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one Vitest run after another
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
 // RBAC check). Real Ray heads never overlap across lanes: each real-Ray file holds the machine's real-Ray slot
-// (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): the
-// e2e and then the operator in one lane, every other project (a new one too, with no edit here) in the
-// second lane beside them.
+// (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
+// then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
+// the real-Ray slot most, then every other project (a new one too, with no edit here), shortest first.
 //   npm test                     all projects
 //   npm test -- @rayjob/core ... only these projects (same lanes)
 import { spawn } from 'node:child_process';
@@ -13,23 +13,42 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Wall seconds of each project's suite on a quiet 2-core machine when run alone (CI log of the serial layout). */
+/** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06, lanes as below; e2e's real-Ray file apart). */
 export const plannedSeconds = {
-  '@rayjob/e2e': 680, '@rayjob/operator': 590, '@rayjob/ray-conformance': 175, '@rayjob/sandbox': 135,
-  '@rayjob/submitter': 105, '@rayjob/kube-runtime': 35, '@rayjob/oci-image': 30, '@rayjob/core': 26,
-  '@rayjob/ray-emulator': 15, '@rayjob/ray-client': 12,
+  '@rayjob/e2e': 530, '@rayjob/e2e real-ray.test.ts': 250, '@rayjob/operator': 640, '@rayjob/ray-conformance': 185,
+  '@rayjob/sandbox': 300, '@rayjob/submitter': 120, '@rayjob/kube-runtime': 47, '@rayjob/oci-image': 48,
+  '@rayjob/core': 46, '@rayjob/ray-emulator': 19, '@rayjob/ray-client': 24, '@rayjob/test-support': 14, '@rayjob/kube-model': 5,
 };
 /**
- * The two heavy projects: each keeps ~1 core busy on its own (e2e ~1.0, operator with its 2 workers more; CPU
- * seconds in tools/ci/README.md) and both assert wall-clock bounds (lease renewals, detection lags), so by default
- * they run one after the other in the first lane and everything else goes beside them. RAYJOB_TEST_LANES=split
- * gives each its own lane, for machines with more than 2 cores.
+ * The two heavy projects: e2e keeps ~1 core busy, the operator (two workers) ~1.5, and both assert wall-clock
+ * bounds (lease renewals, detection lags), so by default they run one after the other in the first lane and
+ * everything else goes beside them. RAYJOB_TEST_LANES=split gives each its own lane, for machines with more cores.
  */
-// e2e first: it keeps about one core busy (one file at a time), so lane 2's projects fill the second core beside it;
-// the operator (two workers, ~2 cores) then runs once lane 2 is done. The other order left the second core idle for
-// all of e2e's ~11 minutes (clean CI 2026-12-06: operator 951 s with company, then e2e 692 s alone).
+// e2e first: it keeps about one core busy (one file at a time), so lane 2 fills the second core beside it. The other
+// order left the second core idle for all of e2e (clean CI 2026-12-06: operator 951 s with company, e2e 692 s alone).
 const heavy = ['@rayjob/e2e', '@rayjob/operator'];
+/**
+ * Files that run as a Vitest run of their own at the head of the second lane instead of inside their project. e2e's
+ * real-Ray file (~250 s, a real head per case, ~1 core) was a third of the first lane, the one that decides the
+ * run's length; at the head of lane 2 it takes the real-Ray slot first and runs beside e2e's other files, where
+ * lane 2's projects ran before (the same load). None of the operator's files can move: its least-privilege RBAC
+ * check judges the whole suite in one Vitest run.
+ */
+export const ownRuns = { '@rayjob/e2e': ['test/real-ray.test.ts'] };
+/**
+ * Lane 2 projects whose files hold the real-Ray slot for much of their run: next after the own runs, so their real
+ * heads are done before the operator (second in lane 1) reaches its own real-Ray files; with them last, the
+ * operator's real-Ray files waited up to 108 s each on the slot. The rest of lane 2 follows, shortest first.
+ */
+const realRayEarly = ['@rayjob/ray-conformance', '@rayjob/submitter'];
 const unknownSeconds = 60;
+/**
+ * One V8 compile cache for every node process of the run (Vitest's workers, the operators and CLIs the tests start,
+ * and the sandbox's pods running our images, which get it from @rayjob/sandbox's defaultImages): hundreds of pods
+ * start the Ray emulator and the submitter from the same sources, and each start costs about half the CPU with the
+ * cache. Outside /tmp, because every sandbox pod has a /tmp of its own. Only CPU changes, never what runs.
+ */
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules', '.cache', 'node-compile-cache');
 const seconds = (name) => plannedSeconds[name] ?? unknownSeconds;
 
 function workspaceProjects() {
@@ -40,11 +59,27 @@ function workspaceProjects() {
     .map((d) => ({ dir: d, name: JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8')).name }));
 }
 
-/** Lanes: the heavy projects (together, or one lane each when split), then one lane for the rest, shortest first. */
+/**
+ * The Vitest runs of the projects: one per project, except that each file in ownRuns is a run of its own (named
+ * "<project> <file name>") and the project's run excludes it.
+ */
+export function runsOf(projects) {
+  return projects.flatMap((p) => {
+    const own = ownRuns[p.name] ?? [];
+    const rest = { ...p, args: own.flatMap((f) => ['--exclude', f]) };
+    return [rest, ...own.map((f) => ({ ...p, name: `${p.name} ${f.split('/').pop()}`, args: [f] }))];
+  });
+}
+
+/**
+ * Lanes of run names: the heavy projects' runs (together, or one lane each when split), then one lane for the
+ * rest: the own runs, the real-Ray-early projects, then the others shortest first.
+ */
 export function planLanes(names, split = process.env.RAYJOB_TEST_LANES === 'split') {
   const present = heavy.filter((h) => names.includes(h));
   const heavyLanes = split ? present.map((h) => [h]) : present.length > 0 ? [present] : [];
-  const rest = names.filter((n) => !heavy.includes(n)).sort((a, b) => seconds(a) - seconds(b));
+  const rank = (n) => (heavy.some((h) => n.startsWith(`${h} `)) ? 0 : realRayEarly.includes(n) ? 1 + realRayEarly.indexOf(n) / 10 : 2);
+  const rest = names.filter((n) => !heavy.includes(n)).sort((a, b) => rank(a) - rank(b) || seconds(a) - seconds(b));
   return [...heavyLanes, ...(rest.length > 0 ? [rest] : [])].map((lane) => ({ names: lane, seconds: lane.reduce((t, n) => t + seconds(n), 0) }));
 }
 
@@ -55,9 +90,9 @@ function runProject(project) {
   return new Promise((resolve) => {
     // RAYJOB_TEST_MEASURE=1: each project in its own cpuacct cgroup, so its CPU seconds (child processes and
     // daemonized Ray included) are printed even while lanes overlap (tools/ci/measure.sh; root, cgroup v1).
-    const vitest = [join(root, 'node_modules', '.bin', 'vitest'), 'run'];
+    const vitest = [join(root, 'node_modules', '.bin', 'vitest'), 'run', ...project.args];
     const [cmd, ...args] = process.env.RAYJOB_TEST_MEASURE === '1' ? [join(root, 'tools', 'ci', 'measure.sh'), ...vitest] : vitest;
-    const child = spawn(cmd, args, { cwd: join(root, project.dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: join(root, project.dir), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: compileCache } });
     for (const stream of [child.stdout, child.stderr]) {
       let partial = '';
       stream.setEncoding('utf8').on('data', (text) => {
@@ -82,12 +117,13 @@ async function main() {
     process.exit(2);
   }
   const projects = wanted.length > 0 ? all.filter((p) => wanted.includes(p.name)) : all;
-  const lanes = planLanes(projects.map((p) => p.name));
+  const runs = runsOf(projects);
+  const lanes = planLanes(runs.map((r) => r.name));
   for (const [i, lane] of lanes.entries()) process.stdout.write(`lane ${i + 1} (~${lane.seconds} s alone): ${lane.names.join(', ')}\n`);
   const started = Date.now();
   const results = (await Promise.all(lanes.map(async (lane) => {
     const done = [];
-    for (const name of lane.names) done.push(await runProject(projects.find((p) => p.name === name)));
+    for (const name of lane.names) done.push(await runProject(runs.find((r) => r.name === name)));
     return done;
   }))).flat();
   process.stdout.write(`\n=== npm test: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
