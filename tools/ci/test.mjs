@@ -4,7 +4,8 @@
 // RBAC check). Real Ray heads never overlap across lanes: each real-Ray file holds the machine's real-Ray slot
 // (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
 // then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
-// the real-Ray slot most, then every other project (a new one too, with no edit here), shortest first.
+// the real-Ray slot most, every other project (a new one too, with no edit here) shortest first, and last e2e's
+// fault campaign as a run of its own.
 //   npm test                     all projects
 //   npm test -- @rayjob/core ... only these projects (same lanes)
 import { spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06, lanes as below; e2e's real-Ray file apart). */
 export const plannedSeconds = {
-  '@rayjob/e2e': 530, '@rayjob/e2e real-ray.test.ts': 250, '@rayjob/operator': 640, '@rayjob/ray-conformance': 185,
+  '@rayjob/e2e': 440, '@rayjob/e2e real-ray.test.ts': 250, '@rayjob/e2e campaign.test.ts': 90, '@rayjob/operator': 640, '@rayjob/ray-conformance': 185,
   '@rayjob/sandbox': 300, '@rayjob/submitter': 120, '@rayjob/kube-runtime': 47, '@rayjob/oci-image': 48,
   '@rayjob/core': 46, '@rayjob/ray-emulator': 19, '@rayjob/ray-client': 24, '@rayjob/test-support': 14, '@rayjob/kube-model': 5,
 };
@@ -28,13 +29,17 @@ export const plannedSeconds = {
 // order left the second core idle for all of e2e (clean CI 2026-12-06: operator 951 s with company, e2e 692 s alone).
 const heavy = ['@rayjob/e2e', '@rayjob/operator'];
 /**
- * Files that run as a Vitest run of their own at the head of the second lane instead of inside their project. e2e's
- * real-Ray file (~250 s, a real head per case, ~1 core) was a third of the first lane, the one that decides the
- * run's length; at the head of lane 2 it takes the real-Ray slot first and runs beside e2e's other files, where
- * lane 2's projects ran before (the same load). None of the operator's files can move: its least-privilege RBAC
- * check judges the whole suite in one Vitest run.
+ * Files that run as a Vitest run of their own in the second lane instead of inside their project (lane 1, e2e then
+ * the operator, decides the run's length; ~1424 s against lane 2's ~807 s in the last clean CI):
+ * - at the head of lane 2, e2e's real-Ray file (~250 s, a real head per case, ~1 core): it takes the real-Ray slot
+ *   first and runs beside e2e's other files, where lane 2's projects ran before (the same load);
+ * - at the tail of lane 2, e2e's fault campaign (~90 s, ~0.6 core): by then e2e's other files are long done (two
+ *   CPU-bound e2e files side by side were once flaky), and it runs beside the operator as lane 2's projects do.
+ * None of the operator's files can move: its least-privilege RBAC check judges the whole suite in one Vitest run.
  */
-export const ownRuns = { '@rayjob/e2e': ['test/real-ray.test.ts'] };
+export const ownRuns = {
+  '@rayjob/e2e': [{ file: 'test/real-ray.test.ts', at: 'head' }, { file: 'test/campaign.test.ts', at: 'tail' }],
+};
 /**
  * Lane 2 projects whose files hold the real-Ray slot for much of their run: next after the own runs, so their real
  * heads are done before the operator (second in lane 1) reaches its own real-Ray files; with them last, the
@@ -66,20 +71,21 @@ function workspaceProjects() {
 export function runsOf(projects) {
   return projects.flatMap((p) => {
     const own = ownRuns[p.name] ?? [];
-    const rest = { ...p, args: own.flatMap((f) => ['--exclude', f]) };
-    return [rest, ...own.map((f) => ({ ...p, name: `${p.name} ${f.split('/').pop()}`, args: [f] }))];
+    const rest = { ...p, args: own.flatMap((o) => ['--exclude', o.file]) };
+    return [rest, ...own.map((o) => ({ ...p, name: `${p.name} ${o.file.split('/').pop()}`, args: [o.file], at: o.at }))];
   });
 }
 
 /**
- * Lanes of run names: the heavy projects' runs (together, or one lane each when split), then one lane for the
- * rest: the own runs, the real-Ray-early projects, then the others shortest first.
+ * Lanes of runs: the heavy projects' runs (together, or one lane each when split), then one lane for the rest: the
+ * own runs for the head, the real-Ray-early projects, the others shortest first, the own runs for the tail.
  */
-export function planLanes(names, split = process.env.RAYJOB_TEST_LANES === 'split') {
+export function planLanes(runs, split = process.env.RAYJOB_TEST_LANES === 'split') {
+  const names = runs.map((r) => r.name);
   const present = heavy.filter((h) => names.includes(h));
   const heavyLanes = split ? present.map((h) => [h]) : present.length > 0 ? [present] : [];
-  const rank = (n) => (heavy.some((h) => n.startsWith(`${h} `)) ? 0 : realRayEarly.includes(n) ? 1 + realRayEarly.indexOf(n) / 10 : 2);
-  const rest = names.filter((n) => !heavy.includes(n)).sort((a, b) => rank(a) - rank(b) || seconds(a) - seconds(b));
+  const rank = (r) => (r.at === 'head' ? 0 : r.at === 'tail' ? 3 : realRayEarly.includes(r.name) ? 1 + realRayEarly.indexOf(r.name) / 10 : 2);
+  const rest = runs.filter((r) => !heavy.includes(r.name)).sort((a, b) => rank(a) - rank(b) || seconds(a.name) - seconds(b.name)).map((r) => r.name);
   return [...heavyLanes, ...(rest.length > 0 ? [rest] : [])].map((lane) => ({ names: lane, seconds: lane.reduce((t, n) => t + seconds(n), 0) }));
 }
 
@@ -118,7 +124,7 @@ async function main() {
   }
   const projects = wanted.length > 0 ? all.filter((p) => wanted.includes(p.name)) : all;
   const runs = runsOf(projects);
-  const lanes = planLanes(runs.map((r) => r.name));
+  const lanes = planLanes(runs);
   for (const [i, lane] of lanes.entries()) process.stdout.write(`lane ${i + 1} (~${lane.seconds} s alone): ${lane.names.join(', ')}\n`);
   const started = Date.now();
   const results = (await Promise.all(lanes.map(async (lane) => {
