@@ -1,7 +1,8 @@
 // Built-in kinds the sandbox stores and serves but runs no controller for (no Ingress controller, no network
 // policy enforcement, no autoscaler...): KubeRay's samples and Helm charts create them, and a real cluster
 // accepts them. Same REST semantics as every other kind (defaults of the generic kind only).
-import { allVerbs, type ResourceType } from '../registry/resource-types.ts';
+import { defineResource } from '../registry/define-resource.ts';
+import type { ResourceType } from '../registry/resource-types.ts';
 import { defaultTable } from '../tables/tables-builtin.ts';
 
 interface StoredSpec {
@@ -16,24 +17,8 @@ interface StoredSpec {
 }
 
 function stored(spec: StoredSpec): ResourceType {
-  return {
-    group: spec.group,
-    version: spec.version ?? 'v1',
-    plural: spec.plural,
-    singular: spec.kind.toLowerCase(),
-    kind: spec.kind,
-    listKind: `${spec.kind}List`,
-    namespaced: spec.namespaced ?? true,
-    shortNames: spec.shortNames ?? [],
-    categories: spec.categories ?? [],
-    verbs: allVerbs,
-    bucket: `${spec.group}/${spec.plural}`,
-    subresources: spec.status ? ['status'] : [],
-    statusSplit: spec.status ?? false,
-    strategicMerge: true,
-    table: defaultTable,
-    defaultPropagation: 'Background',
-  };
+  const { status, ...names } = spec;
+  return defineResource({ ...names, subresources: status ? ['status'] : [], statusSplit: status ?? false, table: defaultTable });
 }
 
 export const storedResources: ResourceType[] = [

@@ -19,7 +19,8 @@ import { coreFromEventsV1, eventsV1FromCore } from './events-conversion.ts';
 import { invalidValue, requiredValue } from '../errors/field-errors.ts';
 import { checkMicroTime, checkTime } from '../encodings/microtime.ts';
 import { builtinScalePaths } from '../handlers/scale.ts';
-import { allVerbs, type Registry, type ResourceType, type TableShape } from '../registry/resource-types.ts';
+import { defineResource, type ResourceSpec } from '../registry/define-resource.ts';
+import type { Registry, ResourceType, TableShape } from '../registry/resource-types.ts';
 import type { StatusCause } from '../errors/status.ts';
 import {
   configMapTable,
@@ -42,43 +43,8 @@ import {
 type Obj = Record<string, unknown>;
 const o = (v: unknown): Obj => (v !== null && typeof v === 'object' ? (v as Obj) : {});
 
-interface BuiltinSpec {
-  group?: string;
-  version?: string;
-  plural: string;
-  kind: string;
-  namespaced?: boolean;
-  shortNames?: string[];
-  categories?: string[];
-  subresources?: string[];
-  statusSplit?: boolean;
-  table?: TableShape;
-  bucket?: string;
-  extra?: Partial<ResourceType>;
-}
-
-function builtin(spec: BuiltinSpec): ResourceType {
-  const group = spec.group ?? '';
-  return {
-    group,
-    version: spec.version ?? 'v1',
-    plural: spec.plural,
-    singular: spec.kind.toLowerCase(),
-    kind: spec.kind,
-    listKind: `${spec.kind}List`,
-    namespaced: spec.namespaced ?? true,
-    shortNames: spec.shortNames ?? [],
-    categories: spec.categories ?? [],
-    verbs: allVerbs,
-    bucket: spec.bucket ?? `${group}/${spec.plural}`,
-    subresources: spec.subresources ?? [],
-    statusSplit: spec.statusSplit ?? false,
-    strategicMerge: true,
-    table: spec.table ?? defaultTable,
-    defaultPropagation: 'Background',
-    ...spec.extra,
-  };
-}
+/** A built-in kind: the common values, with the default table unless the kind has its own. */
+const builtin = (spec: Omit<ResourceSpec, 'table'> & { table?: TableShape }): ResourceType => defineResource({ ...spec, table: spec.table ?? defaultTable });
 
 function validatePod(pod: KubeObject): StatusCause[] {
   const containers = o(pod.spec).containers;

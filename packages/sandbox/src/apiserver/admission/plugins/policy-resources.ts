@@ -4,7 +4,8 @@
 import type { KubeObject } from '../../../store/types.ts';
 import { checkCelSyntax } from '../../schema/cel.ts';
 import { invalidValue, requiredValue, unsupportedValue } from '../../errors/field-errors.ts';
-import { allVerbs, type ResourceType } from '../../registry/resource-types.ts';
+import { defineResource } from '../../registry/define-resource.ts';
+import type { ResourceType } from '../../registry/resource-types.ts';
 import type { StatusCause } from '../../errors/status.ts';
 import { createdAtTable } from '../../tables/tables-builtin.ts';
 
@@ -81,25 +82,11 @@ function validateBinding(binding: KubeObject): StatusCause[] {
   return out;
 }
 
-const clusterScoped = (plural: string, kind: string, status: boolean, validate: (obj: KubeObject) => StatusCause[]): ResourceType => ({
-  group,
-  version: 'v1',
-  plural,
-  singular: kind.toLowerCase(),
-  kind,
-  listKind: `${kind}List`,
-  namespaced: false,
-  shortNames: [],
-  categories: ['api-extensions'],
-  verbs: allVerbs,
-  bucket: `${group}/${plural}`,
-  subresources: status ? ['status'] : [],
-  statusSplit: status,
-  strategicMerge: true,
-  table: createdAtTable,
-  defaultPropagation: 'Background',
-  validate: (obj) => validate(obj),
-});
+const clusterScoped = (plural: string, kind: string, status: boolean, validate: (obj: KubeObject) => StatusCause[]): ResourceType =>
+  defineResource({
+    group, plural, kind, namespaced: false, categories: ['api-extensions'], subresources: status ? ['status'] : [], statusSplit: status, table: createdAtTable,
+    extra: { validate: (obj) => validate(obj) },
+  });
 
 export const policyBucket = `${group}/validatingadmissionpolicies`;
 export const bindingBucket = `${group}/validatingadmissionpolicybindings`;

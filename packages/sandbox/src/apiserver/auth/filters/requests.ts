@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../../../store/types.ts';
 import type { ApiContext } from '../../storage/context.ts';
+import { defineResource } from '../../registry/define-resource.ts';
 import type { ResourceType } from '../../registry/resource-types.ts';
 import { requestUsers } from '../../http/audit-notes.ts';
 import { requestAttributes } from '../../http/request-attributes.ts';
@@ -51,23 +52,8 @@ function accessAttributes(spec: Obj): Attributes {
   return { verb: String(nra.verb ?? ''), path: String(nra.path ?? '') };
 }
 
-const review = (group: string, plural: string, kind: string): ResourceType => ({
-  group,
-  version: 'v1',
-  plural,
-  singular: kind.toLowerCase(),
-  kind,
-  listKind: `${kind}List`,
-  namespaced: plural === 'localsubjectaccessreviews',
-  shortNames: [],
-  categories: [],
-  verbs: ['create'],
-  bucket: `${group}/${plural}`,
-  subresources: [],
-  statusSplit: false,
-  strategicMerge: false,
-  table: { columns: [], cells: () => [] },
-  defaultPropagation: 'Background',
+const review = (group: string, plural: string, kind: string): ResourceType => defineResource({
+  group, plural, kind, namespaced: plural === 'localsubjectaccessreviews', verbs: ['create'], strategicMerge: false, table: { columns: [], cells: () => [] },
 });
 
 /** Create-only kinds that answer and are not stored. */
