@@ -3,6 +3,8 @@
 // Code splitting: dist/submitter.mjs is the entry and holds only what --help and --version need; the run path
 // (zod, yaml, the Ray client), imported dynamically by main.ts, lives in dist/chunks/ and is loaded only by a run.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +27,32 @@ function workspaceModulesArePure() {
   };
 }
 
+// ws (the log tail's WebSocket) requires node:https and node:tls at load, though it uses them only for a wss://
+// address: ~8 MiB of RSS for every submitter of an http:// dashboard (issue #27). In the bundle, each of those
+// requires becomes an object that loads the built-in on first use. The build fails if ws's text changes, so
+// the rewrite cannot silently stop applying.
+function wsLoadsTlsOnlyForWss() {
+  const lazy = (name) => `new Proxy({}, { get: (_, key) => process.getBuiltinModule('node:${name}')[key] })`;
+  return {
+    name: 'ws-loads-tls-only-for-wss',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]ws[\\/]lib[\\/]websocket\.js$/ }, async (args) => {
+        let text = await readFile(args.path, 'utf8');
+        for (const name of ['https', 'tls']) {
+          const eager = `const ${name} = require('${name}');`;
+          if (!text.includes(eager)) throw new Error(`${args.path}: expected "${eager}" (ws changed: update ${fileURLToPath(import.meta.url)})`);
+          text = text.replace(eager, `const ${name} = ${lazy(name)};`);
+        }
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
+}
+
 const outdir = process.env.SUBMITTER_BUNDLE_OUT_DIR ?? join(here, 'dist');
+
+// A fresh directory: chunk names carry content hashes, and an old chunk left beside the new ones would ship.
+rmSync(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints: { submitter: join(here, 'src', 'main.ts') },
@@ -44,5 +71,5 @@ await build({
   conditions: ['@rayjob/source'],
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [workspaceModulesArePure()],
+  plugins: [workspaceModulesArePure(), wsLoadsTlsOnlyForWss()],
 });

@@ -14,5 +14,5 @@ if (line.ok && line.flags.help) {
 } else {
   // A usage error is reported by the run path too (with the redaction of secrets it needs).
   const { runMain } = await import('./run-main.ts');
-  runMain(argv);
+  await runMain(argv);
 }

@@ -3,7 +3,7 @@
 // the Ray job running. Everything heavy (zod, yaml, the Ray client) is imported from here, never from main.ts.
 import { createRayClient } from '@rayjob/ray-client';
 import { SubmitterExitCode } from '@rayjob/core';
-import { loadConfig } from './cli/load-config.ts';
+import { loadConfig, needsYaml } from './cli/load-config.ts';
 import { submitterVersion, usage } from './cli/usage.ts';
 import { outcome, signalNotice } from './exit.ts';
 import { makeRedactor } from '@rayjob/ray-client';
@@ -14,8 +14,11 @@ const writers = {
   stderr: (text: string) => void process.stderr.write(text),
 };
 
-export function runMain(argv: readonly string[]): void {
-  const loaded = loadConfig({ argv, env: process.env });
+export async function runMain(argv: readonly string[]): Promise<void> {
+  // yaml is a chunk of its own, loaded only for a --runtime-env file (issue #27: ~2.5 MiB of RSS otherwise).
+  // `.default`: yaml is CommonJS on node, so its module.exports is the default export (in the bundle too).
+  const parseYaml = needsYaml(argv) ? (await import('yaml')).default.parse : undefined;
+  const loaded = loadConfig({ argv, env: process.env, ...(parseYaml ? { parseYaml } : {}) });
   if (loaded.kind === 'help') {
     writers.stdout(usage);
     process.exit(0);

@@ -61,4 +61,13 @@ describe('dist/ (the bundle the image ships)', () => {
     for (const file of loaded) expect(readFileSync(file, 'utf8')).not.toContain(marker);
     expect(whole).toContain(marker); // it is in the bundle, in the lazily loaded run chunk
   });
+
+  it('the run path loads yaml only for a --runtime-env file: yaml is a chunk of its own, outside the run chunk', () => {
+    const runChunk = files.find((f) => /run-main-[^/]*\.mjs$/.test(f));
+    expect(runChunk).toBeDefined();
+    const loaded = [...staticallyLoaded(runChunk as string)];
+    expect(loaded.filter((file) => readFileSync(file, 'utf8').includes('YAMLMap'))).toEqual([]);
+    expect(whole).toContain('YAMLMap');
+  });
+
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { shellJoin, submitterFlags } from '@rayjob/core';
 import { fastTiming, startRayEmulator } from '@rayjob/ray-emulator';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { chooseAddress } from '../src/cli/address-precedence.ts';
 import { parseDuration } from '../src/cli/durations.ts';
 import { usage } from '../src/cli/usage.ts';
@@ -21,7 +22,7 @@ const listYaml = join(dir, 'list.yaml');
 writeFileSync(listYaml, '- a\n- b\n');
 
 const baseEnv = { RAY_DASHBOARD_ADDRESS: 'http://127.0.0.1:1', RAY_JOB_SUBMISSION_ID: 'job-1' };
-const load = (argv: string[], env: Record<string, string> = baseEnv) => loadConfig({ argv, env, writable: () => false });
+const load = (argv: string[], env: Record<string, string> = baseEnv) => loadConfig({ argv, env, writable: () => false, parseYaml });
 const config = (argv: string[], env: Record<string, string> = baseEnv): SubmitterConfig => {
   const loaded = load(argv, env);
   if (loaded.kind !== 'config') throw new Error(JSON.stringify(loaded));

@@ -1,5 +1,5 @@
 // The shipped artifact as a real process: the bundle, and the image's /submitter entry (bin/submitter).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTerminationMessage } from '@rayjob/core';
@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countingJob, occurrences } from './support/in-process.ts';
 import { waitFor } from './support/poll.ts';
 import { spawnSubmitter } from './support/process.ts';
+import { startTlsFront } from './support/tls-front.ts';
 
 let emulator: RayEmulator;
 beforeEach(async () => {
@@ -84,6 +85,59 @@ describe('ray-job-submitter as a process', () => {
     expect(final?.lastStatus).toBeUndefined();
     expect(final?.message).toContain('nothing was submitted');
     await emulator.faults.startDashboard();
+  });
+});
+
+// Memory (issue #27): what a run loads is what its pod pays for. node:https and node:tls (~8 MiB of RSS) only for
+// an https:// dashboard, the yaml package only for a --runtime-env file; a YAML file still reaches Ray.
+describe('what a run of the bundle loads', () => {
+  /** Runs the bundle to its exit 0 with a preload that writes, at exit, the built-ins it loaded. */
+  async function loadedBy(args: string[], sid: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'submitter-loads-'));
+    const report = join(dir, 'loaded.json');
+    const preload = join(dir, 'preload.mjs');
+    writeFileSync(
+      preload,
+      `import { writeFileSync } from 'node:fs';\n` +
+        `process.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const proc = spawnSubmitter(['--termination-log', join(dir, 'termination-log'), ...args, '--', 'echo hello'], {
+      RAY_DASHBOARD_ADDRESS: emulator.url,
+      RAY_JOB_SUBMISSION_ID: sid,
+      NODE_OPTIONS: `--import ${preload}`,
+    });
+    const { code } = await proc.waitForExit(20_000);
+    expect(code, proc.stderr()).toBe(0);
+    return { loaded: JSON.parse(readFileSync(report, 'utf8')) as string[], stdout: proc.stdout() };
+  }
+
+  it('an http:// run follows its job without loading node:https or node:tls (ws loads them only for wss://)', async () => {
+    const { loaded, stdout } = await loadedBy([], 'loads-http');
+    expect(stdout).toContain('hello\n');
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded.filter((m) => /^NativeModule (https|tls|_tls_wrap)$/.test(m))).toEqual([]);
+  });
+
+  it('an https:// dashboard: node:https and node:tls load on demand, the job is submitted and its log followed over wss://', async () => {
+    const front = await startTlsFront(emulator.url);
+    try {
+      const { loaded, stdout } = await loadedBy(['--address', front.url, '--verify', front.caFile], 'loads-https');
+      expect(stdout).toContain('hello\n');
+      expect(stdout).toContain("Job 'loads-https' succeeded");
+      expect(loaded).toEqual(expect.arrayContaining(['NativeModule https', 'NativeModule tls']));
+      expect(emulator.requests().some((r) => r.upgrade && r.path.startsWith('/api/jobs/loads-https/logs/tail'))).toBe(true);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('a --runtime-env YAML file is parsed by the lazily loaded yaml chunk and reaches Ray', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'submitter-yaml-'));
+    const file = join(dir, 'env.yaml');
+    writeFileSync(file, 'env_vars:\n  A: "1"\n');
+    await loadedBy(['--runtime-env', file], 'loads-yaml');
+    const job = (await (await fetch(`${emulator.url}/api/jobs/loads-yaml`)).json()) as { runtime_env?: unknown };
+    expect(job.runtime_env).toEqual({ env_vars: { A: '1' } });
   });
 });
 

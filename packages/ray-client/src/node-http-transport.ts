@@ -1,8 +1,10 @@
 // The HTTP transport on node:http/https, used when no shared pool (undici Dispatcher) is given: a single client
 // such as ray-job-submitter. Node's own keep-alive agent costs ~3 MiB of RSS to load where undici costs ~30 MiB
 // and most of the submitter's start time (issue #27); the answers and error causes are the same.
-import http from 'node:http';
-import https from 'node:https';
+// The built-ins come from process.getBuiltinModule, not an ES import: importing node:http as an ES module builds
+// its namespace, which reads http.WebSocket and so loads node's bundled undici, node:tls and node:http2
+// (+12 MiB of RSS on node 24, issue #27). node:https (and node:tls under it) is loaded only for an https:// address.
+import type * as Http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
@@ -25,8 +27,10 @@ export function createNodeHttpSender(config: {
     timeout: idleMs,
     ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
   };
-  const agent = secure ? new https.Agent({ ...agentOptions, ...connectTls(config.tls) }) : new http.Agent(agentOptions);
-  const requestFn = secure ? https.request : http.request;
+  const http = process.getBuiltinModule('node:http');
+  const https = secure ? process.getBuiltinModule('node:https') : undefined;
+  const agent = https ? new https.Agent({ ...agentOptions, ...connectTls(config.tls) }) : new http.Agent(agentOptions);
+  const requestFn = https ? https.request : http.request;
 
   function sendOnce(req: HttpRequest): Promise<HttpOutcome> {
     const { method, path, headers, body, signal } = req;
@@ -37,7 +41,7 @@ export function createNodeHttpSender(config: {
           cause: classifyTransportError(error),
           message: config.redact(`${method} ${path}: ${describeTransportError(error)}`),
         });
-      let outgoing: http.ClientRequest;
+      let outgoing: Http.ClientRequest;
       try {
         outgoing = requestFn(`${config.baseUrl}${path}`, {
           method,

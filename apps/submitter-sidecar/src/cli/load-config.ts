@@ -4,7 +4,6 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { DEFAULT_TERMINATION_LOG, parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
 import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
-import { parse as parseYaml } from 'yaml';
 import { chooseAddress } from './address-precedence.ts';
 import { describeIssue, MergedInputSchema } from './config-schema.ts';
 import { parseCommandLine } from './parse-args.ts';
@@ -52,6 +51,11 @@ export interface ConfigSources {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   readText?: (path: string) => string;
+  /**
+   * The YAML parser for a --runtime-env file (yaml's `parse`). Passed in, not imported: the run path loads the
+   * yaml package (~2.5 MiB of RSS) only when --runtime-env is given (issue #27); see `needsYaml`.
+   */
+  parseYaml?: (text: string) => unknown;
   /** Whether the default termination log path exists and is writable. */
   writable?: (path: string) => boolean;
 }
@@ -144,7 +148,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     return fail(`${name}: ${first}`, secrets);
   }
 
-  const runtimeEnv = readRuntimeEnv(input, readText);
+  const runtimeEnv = readRuntimeEnv(input, readText, sources.parseYaml);
   if (typeof runtimeEnv === 'string') return fail(runtimeEnv, secrets);
 
   const entrypoint = input.entrypoint.length === 1 ? (input.entrypoint[0] as string) : shellJoin(input.entrypoint);
@@ -208,7 +212,17 @@ type RuntimeEnvInput = {
   'working-dir'?: string | undefined;
 };
 
-function readRuntimeEnv(input: RuntimeEnvInput, readText: (path: string) => string): Record<string, unknown> | undefined | string {
+/** Whether this command line names a runtime-env YAML file, so loadConfig needs `parseYaml`. */
+export function needsYaml(argv: readonly string[]): boolean {
+  const line = parseCommandLine(argv);
+  return line.ok && line.flags['runtime-env'] !== undefined;
+}
+
+function readRuntimeEnv(
+  input: RuntimeEnvInput,
+  readText: (path: string) => string,
+  parseYaml: ((text: string) => unknown) | undefined,
+): Record<string, unknown> | undefined | string {
   if (input['runtime-env'] !== undefined && input['runtime-env-json'] !== undefined) {
     return '--runtime-env: give either --runtime-env (a YAML file) or --runtime-env-json, not both';
   }
@@ -221,6 +235,7 @@ function readRuntimeEnv(input: RuntimeEnvInput, readText: (path: string) => stri
     } catch {
       return `--runtime-env: cannot read the file ${file}`;
     }
+    if (parseYaml === undefined) throw new Error('loadConfig: --runtime-env needs sources.parseYaml');
     let parsed: unknown;
     try {
       parsed = parseYaml(text);
