@@ -70,4 +70,8 @@ describe('dist/ (the bundle the image ships)', () => {
     expect(whole).toContain('YAMLMap');
   });
 
+  it('the run path parses with zod/mini, never the classic zod namespace (~9 MiB of RSS to load)', () => {
+    expect(whole).toContain('"ZodMiniObject"');
+    expect(whole).not.toContain('"ZodObject"');
+  });
 });

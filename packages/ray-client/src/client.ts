@@ -1,5 +1,5 @@
 // createRayClient: the Jobs API as plain functions over one connection pool. Every call answers a RayResult.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { parseRayAddress, toWebSocketBase } from './address.ts';
 import { classifyStatus } from './classify.ts';
 import { createHttpTransport, type HttpOutcome, type TlsOptions } from './http-transport.ts';
@@ -142,7 +142,7 @@ function clientParts(options: RayClientOptions): ClientParts {
   };
 }
 
-function toResult<S extends z.ZodType>(outcome: HttpOutcome, schema: S, what: string): RayResult<z.infer<S>> {
+function toResult<S extends z.ZodMiniType>(outcome: HttpOutcome, schema: S, what: string): RayResult<z.infer<S>> {
   if (outcome.kind === 'transport-error') {
     return { kind: 'unavailable', cause: outcome.cause, message: outcome.message };
   }

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not zod: the submitter writes this on every exit, and the classic `zod` namespace costs it ~9 MiB of
+// RSS to load (issue #27).
+import * as z from 'zod/mini';
 import { RayJobStatusSchema } from '@rayjob/kube-model';
 
 /** Kubernetes keeps at most 4096 bytes of a container's termination message. */
@@ -15,18 +17,18 @@ export const TerminationMessageSchema = z.object({
   /** Schema marker, so the operator can tell our message from a user's or KubeRay's text. */
   kind: z.literal('rayjob.io/submitter-result'),
   version: z.literal(1),
-  submissionId: z.string().min(1),
+  submissionId: z.string().check(z.minLength(1)),
   /** The last Ray job status the submitter saw, if any. */
-  lastStatus: RayJobStatusSchema.optional(),
+  lastStatus: z.optional(RayJobStatusSchema),
   /** Ray's job message at that point (truncated to fit the 4096-byte limit). */
-  message: z.string().optional(),
-  exitCode: z.number().int(),
+  message: z.optional(z.string()),
+  exitCode: z.int(),
   /** Why the submitter exited, machine-readable (a SubmitterExitCode name). */
   reason: z.string(),
   /** Ray's end time of the job in ms since the epoch, when known. */
-  endTime: z.number().int().optional(),
+  endTime: z.optional(z.int()),
   /** The driver's node id, when known. */
-  driverNodeId: z.string().optional(),
+  driverNodeId: z.optional(z.string()),
 });
 export type TerminationMessage = z.infer<typeof TerminationMessageSchema>;
 
