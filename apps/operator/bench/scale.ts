@@ -18,15 +18,23 @@
 // Anchors: RSS of an idle `node -e` process; RSS of a child running only the same shared informers over the
 // same objects (what caching them costs, with no controller); structuredClone of a RayJob per second in this
 // process (the least any per-object work costs, to compare machines).
-// Memory (issue 27): bytes per cached object by kind (heap a copy of a kind's cached objects takes after a GC,
-// over their count), with the operator's cache transforms and with whole objects (as before issue 27) in
-// the same run; RSS per RayJob; RSS beside the goal (<= 400 MB at 10,000) and the RSS measured before issue 27.
-//   node apps/operator/bench/scale.ts [--sizes 1000,10000]
+// Memory (issue 27): bytes per cached object by kind (the settled heap a kind's cached objects take when copied
+// until there are at least 4,000 copies, over the copies: support/operator-process.ts bytesPerObject), with the
+// operator's cache transforms and with whole objects (as before issue 27) in the same run; RSS per RayJob; where the
+// RSS is (V8's committed spaces, buffers outside the heap, anonymous vs file-backed pages); RSS beside the goal
+// (<= 400 MB at 10,000) and the RSS measured before issue 27. The operator child connects as a pod does (server, CA,
+// token; no kubeconfig machinery) and runs with the chart's NODE_OPTIONS.
+// Throughput: the operator's client rate limit is the chart's --qps 100 / --burst 200 unless `--qps N` or
+// `--qps unlimited` (the figures before issue 27 were measured without one); each figure is printed beside them.
+//   node apps/operator/bench/scale.ts [--sizes 1000,10000] [--qps 100|unlimited]
+//   SCALE_BENCH_SNAPSHOT_DIR=dir: a heap snapshot of the operator at the end of each A phase.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
 import { startRayEmulator } from '@rayjob/ray-emulator';
 import { kubeconfigYaml, startSandbox } from '@rayjob/sandbox';
 import { RAY_CRDS } from '../test/support/sandbox-images.ts';
@@ -35,14 +43,22 @@ import { watchRayJobs, type Json } from './support/rayjob-watch.ts';
 import { mb, ratio, table } from './support/stats.ts';
 import { eventually } from '@rayjob/test-support';
 
-const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' } } });
+const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, qps: { type: 'string', default: '100' } } });
+// The operator's client token bucket: the chart's --qps 100 (burst 200) by default; 'unlimited' as the anchor was measured.
+const QPS = opts.qps ?? '100';
+if (QPS !== 'unlimited' && !(Number(QPS) > 0)) throw new Error(`--qps: a positive number of requests per second or 'unlimited', not ${QPS}`);
 const SIZES = (opts.sizes ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
 if (!SIZES.length) throw new Error('--sizes: a comma-separated list of RayJob counts, e.g. --sizes 1000,10000');
 const DASHBOARD_IP = '127.253.0.1';
 /** Issue 27's goal, and the operator's RSS this bench measured before it (2 cores, loaded; whole objects cached). */
 const RSS_GOAL = 400 * 1024 * 1024;
 const RSS_BEFORE: Record<number, number> = { 1000: 448 * 1024 * 1024, 10000: 1184 * 1024 * 1024 };
+/** Throughput and resync before issue 27 (same bench, no client rate limit): 26 RayJobs/s create -> Running at 1k and 10k; 10k resynced in 45 s. */
+const CREATE_RATE_BEFORE = 26;
+const RESYNC_SECONDS_BEFORE: Record<number, number> = { 10000: 45 };
 const child = join(import.meta.dirname, 'support', 'operator-process.ts');
+/** The operator pod's runtime settings from the chart's defaults (values.yaml nodeOptions, mallocArenaMax). */
+const CHART_RUNTIME = chartRuntime();
 const started = Date.now();
 
 const rayJob = (name: string): Json => ({
@@ -80,11 +96,11 @@ const node = startSyntheticNode(sandbox.url, DASHBOARD_IP);
 const watch = watchRayJobs(sandbox.url);
 
 interface KindBytes { kind: string; count: number; bytes: number }
-interface Stats { rss: number; heapUsed: number; synced: boolean; kinds: KindBytes[] }
+interface Stats { rss: number; heapUsed: number; synced: boolean; kinds: KindBytes[]; memory: Record<string, number> }
 interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<Stats>; stop(): Promise<void> }
 
 async function forkChild(role: 'operator' | 'informers' | 'informers-whole'): Promise<Child> {
-  const proc = fork(child, [role, kubeconfig, DASHBOARD_IP], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(child, [role, kubeconfig, DASHBOARD_IP, '--qps', QPS], { execArgv: ['--expose-gc', ...CHART_RUNTIME.nodeFlags], env: { ...process.env, ...CHART_RUNTIME.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<{ metrics?: string }>((resolve, reject) => {
     proc.once('message', (m) => resolve(m as { metrics?: string }));
     proc.once('exit', (code) => reject(new Error(`${role} child exited ${code} before it was ready`)));
@@ -162,14 +178,25 @@ async function informersOnly(role: 'informers' | 'informers-whole'): Promise<Sta
   return stats;
 }
 
+const parts = (s: Stats): string => Object.entries(s.memory).map(([k, v]) => `${k} ${mb(v)}`).join(', ');
+function chartRuntime(): { nodeFlags: string[]; env: Record<string, string>; shown: string } {
+  const values = parse(readFileSync(join(import.meta.dirname, '..', 'deploy', 'helm', 'rayjob-operator', 'values.yaml'), 'utf8')) as { nodeOptions?: string; mallocArenaMax?: number | null };
+  const nodeFlags = (process.env.SCALE_BENCH_NODE_OPTIONS ?? values.nodeOptions ?? '').split(/\s+/).filter(Boolean);
+  const arenas = process.env.SCALE_BENCH_MALLOC_ARENA_MAX ?? (values.mallocArenaMax == null ? undefined : String(values.mallocArenaMax));
+  const env: Record<string, string> = arenas ? { MALLOC_ARENA_MAX: arenas } : {};
+  return { nodeFlags, env, shown: `NODE_OPTIONS=${JSON.stringify(nodeFlags.join(' '))} MALLOC_ARENA_MAX=${arenas ?? '(glibc default)'}` };
+}
+
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 const bytes = (n: number): string => `${Math.round(n).toLocaleString('en-US')} B`;
 
 console.log(`operator scale bench (synthetic mode: no kubelet, no Job controller, head pods marked Running/Ready by a bench writer, one Ray emulator on ${DASHBOARD_IP}:8265 for every cluster; see the header of apps/operator/bench/scale.ts)`);
+console.log(`operator client rate limit: ${QPS === 'unlimited' ? 'none (--qps unlimited, as the figures before #27 were measured)' : `--qps ${QPS} --burst ${2 * Number(QPS)} (the chart's default is 100/200; --qps unlimited compares with the figures before #27)`}`);
+console.log(`operator runtime settings (the chart's defaults; SCALE_BENCH_NODE_OPTIONS / SCALE_BENCH_MALLOC_ARENA_MAX override): ${CHART_RUNTIME.shown}`);
 console.log('note: numbers on a shared, loaded 2-core machine vary run to run; compare each to the anchor beside it.\n');
 
 type Row = string[];
-const rows: Row[] = [['scenario', 'RayJobs', 'seconds', 'RayJobs/s', 'rayjob reconciles', 'reconciles/s', 'structuredClones per reconcile', 'operator RSS', 'heap', 'informer-only RSS', 'RSS vs informer-only', 'RSS vs idle node']];
+const rows: Row[] = [['scenario', 'RayJobs', 'seconds', 'RayJobs/s', 'before #27 (no rate limit)', 'rayjob reconciles', 'reconciles/s', 'wall time per reconcile (RayJob structuredClones)', 'operator RSS', 'heap', 'informer-only RSS', 'RSS vs informer-only', 'RSS vs idle node']];
 const notes: string[] = [];
 const names: string[] = [];
 const kindTables: Row[][] = [];
@@ -193,18 +220,30 @@ for (const size of SIZES) {
   const aReconciles = await metric(op, 'controller_runtime_reconcile_total', 'rayjob');
   const aClusterReconciles = await metric(op, 'controller_runtime_reconcile_total', 'raycluster');
   const aStats = await op.stats();
+  console.log(`  size ${size} A: operator RSS ${mb(aStats.rss)} (${kb(aStats.rss / size)} per RayJob); where it is: ${parts(aStats)}`);
+  // A heap snapshot of the operator at the end of A, to see what its heap holds (SCALE_BENCH_SNAPSHOT_DIR=dir).
+  const snapshotDir = process.env.SCALE_BENCH_SNAPSHOT_DIR;
+  if (snapshotDir) {
+    const written = await new Promise((resolve) => {
+      op.proc.once('message', (m) => resolve((m as { path: string }).path));
+      op.proc.send({ type: 'snapshot', path: join(snapshotDir, `operator-${size}.heapsnapshot`) });
+    });
+    console.log(`  size ${size} A: heap snapshot ${String(written)}`);
+  }
   await op.stop();
   const trimmed = await informersOnly('informers');
   const whole = await informersOnly('informers-whole');
   const informerOnly = trimmed.rss;
   notes.push(`size ${size}: ${size - first} RayJobs created in ${createdS.toFixed(1)} s (16 at a time), all ${size} Running after ${aSeconds.toFixed(1)} s; head pods marked by the synthetic node so far: ${node.marked}`);
-  rows.push([`A: create -> Running (${size - first} new)`, String(size), aSeconds.toFixed(1), ((size - first) / aSeconds).toFixed(1), `${aReconciles} (+${aClusterReconciles} raycluster)`, ((aReconciles + aClusterReconciles) / aSeconds).toFixed(1), perReconcile((aReconciles + aClusterReconciles) / aSeconds), mb(aStats.rss), mb(aStats.heapUsed), mb(informerOnly), ratio(aStats.rss, informerOnly), ratio(aStats.rss, idleRss)]);
+  rows.push([`A: create -> Running (${size - first} new)`, String(size), aSeconds.toFixed(1), ((size - first) / aSeconds).toFixed(1), `${CREATE_RATE_BEFORE}/s (now ${ratio((size - first) / aSeconds, CREATE_RATE_BEFORE)})`, `${aReconciles} (+${aClusterReconciles} raycluster)`, ((aReconciles + aClusterReconciles) / aSeconds).toFixed(1), perReconcile((aReconciles + aClusterReconciles) / aSeconds), mb(aStats.rss), mb(aStats.heapUsed), mb(informerOnly), ratio(aStats.rss, informerOnly), ratio(aStats.rss, idleRss)]);
 
   // B: restart over all of them.
   const b = await resync(size);
   const bStats = await b.op.stats();
+  console.log(`  size ${size} B: operator RSS ${mb(bStats.rss)} (${kb(bStats.rss / size)} per RayJob); where it is: ${parts(bStats)}`);
   await b.op.stop();
-  rows.push([`B: restart, resync`, String(size), b.seconds.toFixed(1), (size / b.seconds).toFixed(1), String(b.reconciles), (b.reconciles / b.seconds).toFixed(1), perReconcile(b.reconciles / b.seconds), mb(bStats.rss), mb(bStats.heapUsed), mb(informerOnly), ratio(bStats.rss, informerOnly), ratio(bStats.rss, idleRss)]);
+  const resyncBefore = RESYNC_SECONDS_BEFORE[size];
+  rows.push([`B: restart, resync`, String(size), b.seconds.toFixed(1), (size / b.seconds).toFixed(1), resyncBefore ? `${resyncBefore} s (now ${ratio(b.seconds, resyncBefore)})` : `${RESYNC_SECONDS_BEFORE[10000]} s at 10,000`, String(b.reconciles), (b.reconciles / b.seconds).toFixed(1), perReconcile(b.reconciles / b.seconds), mb(bStats.rss), mb(bStats.heapUsed), mb(informerOnly), ratio(bStats.rss, informerOnly), ratio(bStats.rss, idleRss)]);
   // Each size's rows as soon as they are measured (the next size may take long on a loaded machine).
   console.log(`${notes.at(-1) ?? ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   table([rows[0] as Row, ...rows.slice(-2)]);

@@ -104,6 +104,17 @@ describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
     check(await rendered('-f', kuberayValues, ...set.flatMap((s) => ['--set', s])));
   });
 
+  it('by default the operator runs with the memory settings the scale bench measured (values.yaml), and they can be unset', async () => {
+    const env = (objects: Json[]): Array<{ name: string; value?: string }> => podSpec(objects).containers[0].env;
+    const defaults = env(await rendered());
+    expect(defaults.filter((e) => ['NODE_OPTIONS', 'MALLOC_ARENA_MAX'].includes(e.name))).toEqual([
+      { name: 'NODE_OPTIONS', value: '--max-semi-space-size=2' },
+      { name: 'MALLOC_ARENA_MAX', value: '2' },
+    ]);
+    const unset = env(await rendered('--set', 'nodeOptions=', '--set', 'mallocArenaMax=null'));
+    expect(unset.map((e) => e.name)).toEqual(['POD_NAMESPACE', 'POD_NAME']);
+  });
+
   it('by default: the grace period outlasts the 30 s drain; no PDB or ServiceMonitor', async () => {
     const objects = await rendered();
     expect(podSpec(objects).terminationGracePeriodSeconds).toBeGreaterThan(30 + 5);
@@ -177,6 +188,8 @@ describe('kustomize', { timeout: 60_000 }, () => {
     const loaded = loadConfig(one(objects, 'Deployment').spec.template.spec.containers[0].args, {});
     expect(loaded.ok === true && loaded.config.leaderElectionNamespace).toBe('');
     expect(one(objects, 'Deployment').spec.template.spec.containers[0].env[0]).toEqual({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    // The same process settings as the chart's defaults.
+    expect(one(objects, 'Deployment').spec.template.spec.containers[0].env).toEqual(podSpec(await rendered()).containers[0].env);
   });
 
   it('the shipped example overlay builds', async () => {
