@@ -23,6 +23,12 @@ export interface ExecuteDeps {
    * (plus a GET to adopt it). Once the cache has shown an object, or after the TTL, a missing one is created again.
    */
   expectations?: Expectations | undefined;
+  /**
+   * The object as the cache shows it now. A pass reads the cache before it asks the dashboard: an object created by
+   * the previous pass may have reached the cache in between (its watch event also dropped the create's
+   * expectation), and creating it again would only get 409 and a GET. Its event brings a pass that sees it.
+   */
+  cached?: ((ref: { kind: string; namespace: string; name: string }) => Parameters<typeof ownedBy>[0] | undefined) | undefined;
 }
 
 type Status = NonNullable<RayJob['status']>;
@@ -179,6 +185,8 @@ async function createOwned(rayJob: RayJob, obj: Owned, deps: ExecuteDeps, events
   const ref = { kind: obj.kind ?? '', ...refOf(obj) };
   const owner = `${rayJob.metadata.namespace ?? 'default'}/${rayJob.metadata.name ?? ''}`;
   if (deps.expectations?.isPending(ref, 'create')) return done;
+  const now = deps.cached?.(ref);
+  if (now && ownedBy(now, rayJob)) return done;
   const r = await deps.client.create(type, obj, undefined, write);
   if (r.ok) {
     deps.expectations?.expectCreate(owner, ref);

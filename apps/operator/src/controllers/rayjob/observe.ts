@@ -27,6 +27,13 @@ export interface ObjectView {
   pods(namespace: string, labels: Readonly<Record<string, string>>): Pod[];
 }
 
+/** The RayCluster, submitter Job or Service the RayJob controller creates, as the cache shows it now. */
+export function cachedObject(view: ObjectView, ref: { kind: string; namespace: string; name: string }): RayCluster | K8sJob | Service | undefined {
+  if (ref.kind === 'RayCluster') return view.rayCluster(ref.namespace, ref.name);
+  if (ref.kind === 'Job') return view.job(ref.namespace, ref.name);
+  return ref.kind === 'Service' ? view.service(ref.namespace, ref.name) : undefined;
+}
+
 /** True when `obj` carries a controller ownerReference to this RayJob (so it is ours to use). */
 export function ownedBy(obj: { metadata: { ownerReferences?: Array<{ uid?: string | undefined; controller?: boolean | undefined }> | undefined } }, owner: { metadata: { uid?: string | undefined } }): boolean {
   const uid = owner.metadata.uid;

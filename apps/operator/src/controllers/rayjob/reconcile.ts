@@ -7,7 +7,7 @@ import type { JobFollowers } from './job-followers.ts';
 import { submitterRunning } from './node-check-plan.ts';
 import type { NodeTables } from './node-tables.ts';
 import type { ObjectView } from './observe.ts';
-import { observe } from './observe.ts';
+import { cachedObject, observe } from './observe.ts';
 import { secondsToNextTimer } from './wakeups.ts';
 
 /**
@@ -143,6 +143,7 @@ export async function reconcileRayJob(namespace: string, name: string, deps: Rec
     log: (message, extra) => log.info({ ...fields, ...extra }, message),
     now,
     expectations: state.expectations,
+    cached: (ref) => cachedObject(deps.view, ref),
   }, pass);
   state.memories.set(uid, pass.memory);
   const superseded = supersededVersions(pass);
