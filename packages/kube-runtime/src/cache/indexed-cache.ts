@@ -40,35 +40,60 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata };
 }
 
+/**
+ * The keys of one index value: a lone key as itself, a Set only from the second key on. Most values index one
+ * object (an owner's UID, a cluster-name label), and a one-key Set costs ~150 bytes: the operator's heap held ~25
+ * of them per RayJob (issue 27's heap snapshot at 300 RayJobs), and a pod with 4 unique index values took 1,139 B
+ * of cache beside the object, now 532 B (cache-and-backoff.test.ts).
+ */
+type IndexKeys = string | Set<string>;
+
+function addKey(index: Map<string, IndexKeys>, value: string, key: string): void {
+  const keys = index.get(value);
+  if (keys === undefined) index.set(value, key);
+  else if (typeof keys !== 'string') keys.add(key);
+  else if (keys !== key) index.set(value, new Set([keys, key]));
+}
+
+function deleteKey(index: Map<string, IndexKeys>, value: string, key: string): void {
+  const keys = index.get(value);
+  if (keys === undefined) return;
+  if (typeof keys === 'string') {
+    if (keys === key) index.delete(value);
+    return;
+  }
+  keys.delete(key);
+  if (keys.size <= 1) {
+    const [last] = keys;
+    if (last === undefined) index.delete(value);
+    else index.set(value, last);
+  }
+}
+
+const keyCount = (keys: IndexKeys | undefined): number => (keys === undefined ? 0 : typeof keys === 'string' ? 1 : keys.size);
+const keyList = (keys: IndexKeys | undefined): string[] => (keys === undefined ? [] : typeof keys === 'string' ? [keys] : [...keys]);
+
 export function createIndexedCache<T extends KubeObject>(extraIndexes: Record<string, IndexFunc<T>> = {}): IndexedCache<T> {
   const items = new Map<string, T>();
   const indexFuncs: Record<string, IndexFunc<T>> = { ...(builtinIndexes as Record<string, IndexFunc<T>>), ...extraIndexes };
-  const indexes = new Map<string, Map<string, Set<string>>>(Object.keys(indexFuncs).map((name) => [name, new Map()]));
+  const indexes = new Map<string, Map<string, IndexKeys>>(Object.keys(indexFuncs).map((name) => [name, new Map()]));
 
   const unindex = (key: string, obj: T): void => {
     for (const [name, fn] of Object.entries(indexFuncs)) {
       const index = indexes.get(name)!;
-      for (const value of fn(obj)) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
-      }
+      for (const value of fn(obj)) deleteKey(index, value, key);
     }
   };
   const addIndex = (key: string, obj: T): void => {
     for (const [name, fn] of Object.entries(indexFuncs)) {
       const index = indexes.get(name)!;
-      for (const value of fn(obj)) {
-        let keys = index.get(value);
-        if (!keys) index.set(value, (keys = new Set()));
-        keys.add(key);
-      }
+      for (const value of fn(obj)) addKey(index, value, key);
     }
   };
   const lookup = (index: string, value: string): T[] => {
     const idx = indexes.get(index);
     if (!idx) throw new Error(`cache: no index named ${index}; define it in the informer's indexes`);
-    return [...(idx.get(value) ?? [])].map((k) => items.get(k)!);
+    return keyList(idx.get(value)).map((k) => items.get(k)!);
   };
 
   return {
@@ -83,7 +108,7 @@ export function createIndexedCache<T extends KubeObject>(extraIndexes: Record<st
       const pairs = Object.entries(selector);
       if (pairs.length === 0) return [...items.values()];
       // Start from the rarest pair, then filter: a selector is an intersection.
-      const candidates = pairs.map(([k, v]) => indexes.get(labelIndex)!.get(`${k}=${v}`)?.size ?? 0);
+      const candidates = pairs.map(([k, v]) => keyCount(indexes.get(labelIndex)!.get(`${k}=${v}`)));
       const rarest = pairs[candidates.indexOf(Math.min(...candidates))]!;
       return lookup(labelIndex, `${rarest[0]}=${rarest[1]}`).filter((o) => pairs.every(([k, v]) => o.metadata.labels?.[k] === v));
     },
