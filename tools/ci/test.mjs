@@ -72,20 +72,28 @@ export function runsOf(projects) {
   return projects.flatMap((p) => {
     const own = ownRuns[p.name] ?? [];
     const rest = { ...p, args: own.flatMap((o) => ['--exclude', o.file]) };
-    return [rest, ...own.map((o) => ({ ...p, name: `${p.name} ${o.file.split('/').pop()}`, args: [o.file], at: o.at }))];
+    return [rest, ...own.map((o) => ({ ...p, name: `${p.name} ${o.file.split('/').pop()}`, args: [o.file], at: o.at, project: p.name }))];
   });
 }
 
 /**
  * Lanes of runs: the heavy projects' runs (together, or one lane each when split), then one lane for the rest: the
- * own runs for the head, the real-Ray-early projects, the others shortest first, the own runs for the tail.
+ * own runs for the head, the real-Ray-early projects, the others shortest first, the own runs for the tail. A tail
+ * run that lane 2 would reach (by planned seconds) before its project's other files are done (`npm test --
+ * @rayjob/e2e` alone, say) runs after them in that project's lane instead.
  */
 export function planLanes(runs, split = process.env.RAYJOB_TEST_LANES === 'split') {
   const names = runs.map((r) => r.name);
   const present = heavy.filter((h) => names.includes(h));
   const heavyLanes = split ? present.map((h) => [h]) : present.length > 0 ? [present] : [];
   const rank = (r) => (r.at === 'head' ? 0 : r.at === 'tail' ? 3 : realRayEarly.includes(r.name) ? 1 + realRayEarly.indexOf(r.name) / 10 : 2);
-  const rest = runs.filter((r) => !heavy.includes(r.name)).sort((a, b) => rank(a) - rank(b) || seconds(a.name) - seconds(b.name)).map((r) => r.name);
+  const rest = [];
+  for (const run of runs.filter((r) => !heavy.includes(r.name)).sort((a, b) => rank(a) - rank(b) || seconds(a.name) - seconds(b.name))) {
+    const lane = run.at === 'tail' ? heavyLanes.find((l) => l.includes(run.project)) : undefined;
+    const before = (names) => names.slice(0, names.indexOf(run.project) + 1).reduce((t, n) => t + seconds(n), 0);
+    if (lane && rest.reduce((t, n) => t + seconds(n), 0) < before(lane)) lane.splice(lane.indexOf(run.project) + 1, 0, run.name);
+    else rest.push(run.name);
+  }
   return [...heavyLanes, ...(rest.length > 0 ? [rest] : [])].map((lane) => ({ names: lane, seconds: lane.reduce((t, n) => t + seconds(n), 0) }));
 }
 
