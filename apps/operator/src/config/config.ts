@@ -119,7 +119,6 @@ export type ConfigResult = { ok: true; config: OperatorConfig } | { ok: false; m
 export type ReadConfigFile = (path: string) => string;
 
 /** Flags and environment -> the operator's configuration, or a message naming the bad flag and the fix. */
-// structure-exception(function-lines loadConfig): over the limit before #21 set it; the split is left for a follow-up of #21
 export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>, readFile: ReadConfigFile = (p) => readFileSync(p, 'utf8')): ConfigResult {
   const parsed = parseGoFlags(argv, FLAGS);
   if (!parsed.ok) return parsed;
@@ -128,65 +127,93 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
   if (v.has('help')) return { ok: 'help' };
   const problems: string[] = [];
   const notices: string[] = [];
-
-  // KubeRay: with --config, the file replaces the flags it covers (those flags are ignored, said once at start).
-  let file: KubeRayConfiguration | undefined;
   const configPath = v.get('config') ?? '';
-  if (configPath !== '') {
-    let text: string | undefined;
-    try {
-      text = readFile(configPath);
-    } catch (e) {
-      problems.push(`--config ${configPath}: cannot read: ${(e as Error).message}`);
-    }
-    const loaded = text === undefined ? undefined : parseConfigFile(configPath, text);
-    if (loaded && !loaded.ok) problems.push(loaded.message);
-    if (loaded?.ok) {
-      file = loaded.value;
-      if (loaded.unknownFields.length > 0) notices.push(`--config ${configPath}: fields not known to this operator, ignored: ${loaded.unknownFields.join(', ')}`);
-      const ignored = FILE_FLAGS.filter((f) => v.has(f));
-      if (ignored.length > 0) notices.push(`--config given: flags ignored as KubeRay ignores them (set them in the file): ${ignored.map((f) => `--${f}`).join(', ')}`);
-      for (const f of FILE_FLAGS) v.delete(f);
-    }
+  const file = configPath === '' ? undefined : readConfigFileFlag(configPath, v, readFile, problems, notices);
+  const { raw, gateValues } = rawConfig(v, env, file, problems);
+  if (problems.length > 0) return { ok: false, message: problems.join('\n') };
+  const checked = OperatorConfigSchema.safeParse(raw);
+  if (!checked.success) {
+    const where = (key: string) => (file && !['leaderElectionId', 'logLevel', 'submitterImage'].includes(key) ? `--config ${configPath}: ${key}` : `--${flagOfField[key] ?? key}`);
+    return {
+      ok: false,
+      message: checked.error.issues.map((i) => `${where(String(i.path[0]))}: ${i.message} (got ${JSON.stringify(raw[i.path[0] as keyof typeof raw])})`).join('\n'),
+    };
   }
+  return { ok: true, config: withSettings(checked.data, env, file, gateValues, notices) };
+}
 
-  const bool = (name: string, fallback: boolean): boolean | string => {
-    const raw = v.get(name);
-    if (raw === undefined) return fallback;
-    return parseGoBool(raw) ?? `--${name}: invalid boolean value ${JSON.stringify(raw)} (use true or false)`;
-  };
-  const num = (name: string, fallback: number): number | string => {
-    const raw = v.get(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    return raw.trim() !== '' && Number.isFinite(n) ? n : `--${name}: ${JSON.stringify(raw)} is not a number`;
-  };
+/** The flag that sets each checked field, for the schema's messages. */
+const flagOfField: Record<string, string> = {
+  metricsAddr: 'metrics-addr', probeAddr: 'health-probe-bind-address', leaderElectionId: 'leader-election-id',
+  reconcileConcurrency: 'reconcile-concurrency', qps: 'qps', burst: 'burst', logStdoutEncoder: 'log-stdout-encoder',
+  logFileEncoder: 'log-file-encoder', logLevel: 'zap-log-level', submitterImage: 'submitter-image',
+};
+
+/**
+ * KubeRay: with --config, the file replaces the flags it covers (those flags are ignored, said once at start):
+ * they are removed from `v`. Undefined when the file cannot be read or parsed (the reason is in `problems`).
+ */
+function readConfigFileFlag(configPath: string, v: Map<string, string>, readFile: ReadConfigFile, problems: string[], notices: string[]): KubeRayConfiguration | undefined {
+  let text: string | undefined;
+  try {
+    text = readFile(configPath);
+  } catch (e) {
+    problems.push(`--config ${configPath}: cannot read: ${(e as Error).message}`);
+  }
+  const loaded = text === undefined ? undefined : parseConfigFile(configPath, text);
+  if (loaded && !loaded.ok) problems.push(loaded.message);
+  if (!loaded?.ok) return undefined;
+  if (loaded.unknownFields.length > 0) notices.push(`--config ${configPath}: fields not known to this operator, ignored: ${loaded.unknownFields.join(', ')}`);
+  const ignored = FILE_FLAGS.filter((f) => v.has(f));
+  if (ignored.length > 0) notices.push(`--config given: flags ignored as KubeRay ignores them (set them in the file): ${ignored.map((f) => `--${f}`).join(', ')}`);
+  for (const f of FILE_FLAGS) v.delete(f);
+  return loaded.value;
+}
+
+/** Typed readers of the flags; a bad value is pushed to `problems` (and read as its message, never used). */
+function flagReaders(v: Map<string, string>, problems: string[]) {
   const take = <T>(x: T | string): T => {
     if (typeof x === 'string') problems.push(x);
     return x as T;
   };
+  return {
+    bool: (name: string, fallback: boolean): boolean => {
+      const raw = v.get(name);
+      if (raw === undefined) return fallback;
+      return take<boolean>(parseGoBool(raw) ?? `--${name}: invalid boolean value ${JSON.stringify(raw)} (use true or false)`);
+    },
+    num: (name: string, fallback: number): number => {
+      const raw = v.get(name);
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      return take<number>(raw.trim() !== '' && Number.isFinite(n) ? n : `--${name}: ${JSON.stringify(raw)} is not a number`);
+    },
+  };
+}
 
+/** The flags (or the file's fields) as the schema checks them, with the feature gates they name. */
+function rawConfig(v: Map<string, string>, env: Record<string, string | undefined>, file: KubeRayConfiguration | undefined, problems: string[]) {
+  const { bool, num } = flagReaders(v, problems);
   const gates = parseFeatureGates(v.get('feature-gates') ?? '');
   if (!gates.ok) problems.push(gates.message);
   const gateValues = gates.ok ? gates.value.values : parseFeatureGatesDefaults();
-  const batch = batchSchedulerOf(file?.batchScheduler ?? v.get('batch-scheduler') ?? '', file?.enableBatchScheduler ?? take<boolean>(bool('enable-batch-scheduler', false)), gateValues.KubernetesWAS);
+  const batch = batchSchedulerOf(file?.batchScheduler ?? v.get('batch-scheduler') ?? '', file?.enableBatchScheduler ?? bool('enable-batch-scheduler', false), gateValues.KubernetesWAS);
   if (!batch.ok) problems.push(batch.message);
   const managedBy = checkManagedByFlag(v.get('managed-by') ?? DEFAULT_MANAGED_BY);
   if (!managedBy.ok) problems.push(managedBy.message);
   const managedByValue = managedBy.ok ? managedBy.value : DEFAULT_MANAGED_BY;
-
   const raw = {
     metricsAddr: file?.metricsAddr || (v.get('metrics-addr') ?? ':8080'),
     probeAddr: file?.probeAddr || (v.get('health-probe-bind-address') ?? ':8082'),
-    enableLeaderElection: file?.enableLeaderElection ?? take<boolean>(bool('enable-leader-election', true)),
+    enableLeaderElection: file?.enableLeaderElection ?? bool('enable-leader-election', true),
     leaderElectionNamespace: file?.leaderElectionNamespace ?? v.get('leader-election-namespace') ?? '',
     leaderElectionId: v.get('leader-election-id') ?? (managedByValue === RAYJOB_OPERATOR_MANAGED_BY ? SIDE_BY_SIDE_LEADER_ELECTION_ID : KUBERAY_LEADER_ELECTION_ID),
-    reconcileConcurrency: file?.reconcileConcurrency || take<number>(num('reconcile-concurrency', 1)),
+    reconcileConcurrency: file?.reconcileConcurrency || num('reconcile-concurrency', 1),
     watchNamespaces: (file?.watchNamespace ?? v.get('watch-namespace') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    useKubernetesProxy: file?.useKubernetesProxy ?? take<boolean>(bool('use-kubernetes-proxy', false)),
-    enableMetrics: file?.enableMetrics ?? take<boolean>(bool('enable-metrics', false)),
-    qps: file?.qps ?? take<number>(num('qps', 100)),
-    burst: file?.burst ?? take<number>(num('burst', 200)),
+    useKubernetesProxy: file?.useKubernetesProxy ?? bool('use-kubernetes-proxy', false),
+    enableMetrics: file?.enableMetrics ?? bool('enable-metrics', false),
+    qps: file?.qps ?? num('qps', 100),
+    burst: file?.burst ?? num('burst', 200),
     logStdoutEncoder: file?.logStdoutEncoder || (v.get('log-stdout-encoder') ?? 'json'),
     logFilePath: file?.logFile ?? v.get('log-file-path') ?? '',
     logFileEncoder: file?.logFileEncoder || (v.get('log-file-encoder') ?? 'json'),
@@ -194,32 +221,22 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     kubeconfig: v.get('kubeconfig') ?? env.KUBECONFIG ?? '',
     submitterImage: v.get('submitter-image') ?? DEFAULT_SUBMITTER_IMAGE,
     managedBy: managedByValue,
-    enableRayClusterController: take<boolean>(bool('enable-raycluster-controller', true)),
+    enableRayClusterController: bool('enable-raycluster-controller', true),
     gatesWithoutEffect: gates.ok ? gates.value.withoutEffect : [],
     batchScheduler: batch.ok ? batch.value : '',
   };
-  take(bool('forced-cluster-upgrade', false));
-  if (problems.length > 0) return { ok: false, message: problems.join('\n') };
-  const checked = OperatorConfigSchema.safeParse(raw);
-  if (!checked.success) {
-    const flagOf: Record<string, string> = {
-      metricsAddr: 'metrics-addr', probeAddr: 'health-probe-bind-address', leaderElectionId: 'leader-election-id',
-      reconcileConcurrency: 'reconcile-concurrency', qps: 'qps', burst: 'burst', logStdoutEncoder: 'log-stdout-encoder',
-      logFileEncoder: 'log-file-encoder', logLevel: 'zap-log-level', submitterImage: 'submitter-image',
-    };
-    const where = (key: string) => (file && !['leaderElectionId', 'logLevel', 'submitterImage'].includes(key) ? `--config ${configPath}: ${key}` : `--${flagOf[key] ?? key}`);
-    return {
-      ok: false,
-      message: checked.error.issues.map((i) => `${where(String(i.path[0]))}: ${i.message} (got ${JSON.stringify(raw[i.path[0] as keyof typeof raw])})`).join('\n'),
-    };
-  }
-  const fromEnv = settingsFromEnv(env);
+  bool('forced-cluster-upgrade', false);
+  return { raw, gateValues };
+}
+
+/** The checked flags plus what the controllers decide with: KubeRay's environment, the file's Pod defaults. */
+function withSettings(checked: z.infer<typeof OperatorConfigSchema>, env: Record<string, string | undefined>, file: KubeRayConfiguration | undefined, gateValues: GateValues, notices: string[]): OperatorConfig {
   const settings: DecisionSettings = {
-    ...fromEnv,
+    ...settingsFromEnv(env),
     // KubeRay reads DELETE_RAYJOB_CR_AFTER_JOB_FINISHES from the file when one is given, else from the env.
     ...(file && { deleteRayJobAfterJobFinishes: file.deleteRayJobAfterJobFinishes ?? false }),
-    submitterImage: checked.data.submitterImage,
-    managedBy: checked.data.managedBy,
+    submitterImage: checked.submitterImage,
+    managedBy: checked.managedBy,
     featureGates: decisionGates(gateValues),
   };
   const podDefaults: PodDefaults = {
@@ -233,7 +250,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     settings: { ...rayClusterSettingsFromEnv(env), featureGates: rayClusterGates(gateValues), podDefaults },
     idleRequeueSeconds: parseIdleRequeueSeconds(env.RAYCLUSTER_DEFAULT_REQUEUE_SECONDS_ENV),
   };
-  return { ok: true, config: { ...checked.data, settings, featureGates: gateValues, podDefaults, rayCluster, notices } };
+  return { ...checked, settings, featureGates: gateValues, podDefaults, rayCluster, notices };
 }
 
 const parseFeatureGatesDefaults = (): GateValues => {

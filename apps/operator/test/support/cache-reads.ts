@@ -29,72 +29,20 @@ export interface CacheReads {
   restore(): void;
 }
 
-// structure-exception(function-lines recordCacheReads): landed by the #27 caches work as the 80-line limit came in; to be split by its owner
+/** What the recording proxies noted, and the proxies themselves; the functions below act on it. */
+interface Recorder {
+  reads: Map<string, Map<string, Read>>;
+  targets: WeakMap<object, { target: object; plural: string; path: FieldPath }>;
+  proxies: WeakMap<object, Map<string, object>>;
+  debugged: Set<string>;
+  debug: string | undefined;
+}
+
 export function recordCacheReads(plurals: readonly string[]): CacheReads {
-  const reads = new Map<string, Map<string, Read>>(plurals.map((p) => [p, new Map()]));
+  const r: Recorder = { reads: new Map(plurals.map((p) => [p, new Map()])), targets: new WeakMap(), proxies: new WeakMap(), debugged: new Set(), debug: process.env.CACHE_READS_DEBUG };
   const seen = new Map<string, number>();
-  const targets = new WeakMap<object, { target: object; plural: string; path: FieldPath }>();
-  const proxies = new WeakMap<object, Map<string, object>>();
-  const debugged = new Set<string>();
-  const debug = process.env.CACHE_READS_DEBUG;
-
-  const note = (plural: string, path: FieldPath, whole = false, object = whole): void => {
-    // CACHE_READS_DEBUG=pods:status.podIP prints who reads a field first (or enumerates it, with whole).
-    if (debug === `${plural}:${path.join('.')}` && !debugged.has(debug)) {
-      debugged.add(debug);
-      console.log(`first read of ${debug}${whole ? ' (whole)' : ''}:`, new Error().stack?.split('\n').slice(3, 12).join('\n'));
-    }
-    const key = JSON.stringify(path);
-    const map = reads.get(plural)!;
-    const old = map.get(key);
-    map.set(key, { path, whole: whole || (old?.whole ?? false), object: object || (old?.object ?? false) });
-  };
-  const wrap = (plural: string, target: object, path: FieldPath): object => {
-    // One proxy per (object, path): identity comparisons between reads of the same field hold.
-    const byPath = proxies.get(target) ?? new Map<string, object>();
-    proxies.set(target, byPath);
-    const pathKey = JSON.stringify(path);
-    const existing = byPath.get(pathKey);
-    if (existing) return existing;
-    const isArray = Array.isArray(target);
-    const child = (key: string): FieldPath => [...path, isArray ? '[]' : key];
-    const proxy = new Proxy(target, {
-      get(t, key, receiver) {
-        const value = Reflect.get(t, key, receiver);
-        if (typeof key === 'symbol' || MACHINERY.has(key)) return value;
-        if (isArray && !/^\d+$/.test(key)) return value;
-        const isObject = value !== null && typeof value === 'object';
-        note(plural, child(key), false, isObject);
-        return isObject ? wrap(plural, value, child(key)) : value;
-      },
-      has(t, key) {
-        if (typeof key === 'string' && !(isArray && !/^\d+$/.test(key))) note(plural, child(key));
-        return Reflect.has(t, key);
-      },
-      ownKeys(t) {
-        note(plural, path, true);
-        return Reflect.ownKeys(t);
-      },
-    });
-    targets.set(proxy, { target, plural, path });
-    byPath.set(pathKey, proxy);
-    return proxy;
-  };
-  /** A copy without proxies; every proxied value inside counts as read whole. */
-  const unwrap = (value: unknown): unknown => {
-    if (value === null || typeof value !== 'object') return value;
-    const proxied = targets.get(value);
-    if (proxied) {
-      note(proxied.plural, proxied.path, true);
-      return unwrap(proxied.target);
-    }
-    if (Array.isArray(value)) return value.map(unwrap);
-    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v)]));
-  };
   const clone = globalThis.structuredClone;
-  globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => clone(unwrap(value), options)) as typeof structuredClone;
-
+  globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => clone(unwrap(r, value), options)) as typeof structuredClone;
   return {
     transforms: Object.fromEntries(
       plurals.map((plural) => [
@@ -102,16 +50,73 @@ export function recordCacheReads(plurals: readonly string[]): CacheReads {
         (obj: KubeObject) => {
           seen.set(plural, (seen.get(plural) ?? 0) + 1);
           // The cache drops managedFields whatever its transform (kube-runtime's stripManagedFields).
-          return wrap(plural, stripManagedFields(obj), []) as KubeObject;
+          return wrap(r, plural, stripManagedFields(obj), []) as KubeObject;
         },
       ]),
     ),
-    reads: (plural) => [...(reads.get(plural)?.values() ?? [])],
+    reads: (plural) => [...(r.reads.get(plural)?.values() ?? [])],
     seen: (plural) => seen.get(plural) ?? 0,
     restore: () => {
       globalThis.structuredClone = clone;
     },
   };
+}
+
+function note(r: Recorder, plural: string, path: FieldPath, whole = false, object = whole): void {
+  // CACHE_READS_DEBUG=pods:status.podIP prints who reads a field first (or enumerates it, with whole).
+  if (r.debug === `${plural}:${path.join('.')}` && !r.debugged.has(r.debug)) {
+    r.debugged.add(r.debug);
+    console.log(`first read of ${r.debug}${whole ? ' (whole)' : ''}:`, new Error().stack?.split('\n').slice(3, 12).join('\n'));
+  }
+  const key = JSON.stringify(path);
+  const map = r.reads.get(plural)!;
+  const old = map.get(key);
+  map.set(key, { path, whole: whole || (old?.whole ?? false), object: object || (old?.object ?? false) });
+}
+
+function wrap(r: Recorder, plural: string, target: object, path: FieldPath): object {
+  // One proxy per (object, path): identity comparisons between reads of the same field hold.
+  const byPath = r.proxies.get(target) ?? new Map<string, object>();
+  r.proxies.set(target, byPath);
+  const pathKey = JSON.stringify(path);
+  const existing = byPath.get(pathKey);
+  if (existing) return existing;
+  const isArray = Array.isArray(target);
+  const child = (key: string): FieldPath => [...path, isArray ? '[]' : key];
+  const proxy = new Proxy(target, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver);
+      if (typeof key === 'symbol' || MACHINERY.has(key)) return value;
+      if (isArray && !/^\d+$/.test(key)) return value;
+      const isObject = value !== null && typeof value === 'object';
+      note(r, plural, child(key), false, isObject);
+      return isObject ? wrap(r, plural, value, child(key)) : value;
+    },
+    has(t, key) {
+      if (typeof key === 'string' && !(isArray && !/^\d+$/.test(key))) note(r, plural, child(key));
+      return Reflect.has(t, key);
+    },
+    ownKeys(t) {
+      note(r, plural, path, true);
+      return Reflect.ownKeys(t);
+    },
+  });
+  r.targets.set(proxy, { target, plural, path });
+  byPath.set(pathKey, proxy);
+  return proxy;
+}
+
+/** A copy without proxies; every proxied value inside counts as read whole. */
+function unwrap(r: Recorder, value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const proxied = r.targets.get(value);
+  if (proxied) {
+    note(r, proxied.plural, proxied.path, true);
+    return unwrap(r, proxied.target);
+  }
+  if (Array.isArray(value)) return value.map((v) => unwrap(r, v));
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(r, v)]));
 }
 
 /** The rule `rule` gives `path` (false: the transform drops it). */

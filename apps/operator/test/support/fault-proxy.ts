@@ -62,71 +62,19 @@ const statusBody = (code: number): string => {
 
 type Kubeconfig = { clusters: Array<{ cluster: { server: string } }> };
 
+/** What the proxy forwards to, the faults still to inject, and what it saw and holds. */
+interface ProxyState {
+  upstream: URL;
+  rules: Array<FaultRule & { left: number }>;
+  seen: Seen[];
+  held: Array<{ go: () => boolean; wanted: () => boolean }>;
+}
+
 /** Proxies the (plain HTTP) API server of `sourceKubeconfig`; writes the same kubeconfig pointing at the proxy. */
-// structure-exception(function-lines startFaultProxy): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: string): Promise<FaultProxy> {
   const config = parse(await readFile(sourceKubeconfig, 'utf8')) as Kubeconfig;
-  const upstream = new URL(config.clusters[0]?.cluster.server ?? '');
-  const rules: Array<FaultRule & { left: number }> = [];
-  const seen: Seen[] = [];
-  const held: Array<{ go: () => boolean; wanted: () => boolean }> = [];
-
-  const forward = (req: IncomingMessage, onResponse: (up: IncomingMessage) => void, onError: () => void): ClientRequest => {
-    const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, onResponse);
-    up.on('error', onError);
-    req.pipe(up);
-    return up;
-  };
-
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/';
-    const rule = rules.find((r) => r.left > 0 && r.method === req.method && r.path.test(url));
-    if (rule) rule.left -= 1;
-    const fault = rule?.fault;
-    seen.push({ method: req.method ?? 'GET', url, at: Date.now(), ...(fault && { fault: fault.kind }) });
-    const fail = () => res.destroy();
-    if (fault?.kind === 'answer') {
-      req.resume();
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfterSeconds !== undefined && { 'retry-after': String(fault.retryAfterSeconds) }) });
-      res.end(statusBody(fault.status));
-    } else if (fault?.kind === 'lost-answer' || fault?.kind === 'reset-after-apply') {
-      forward(req, (up) => {
-        up.resume();
-        up.on('end', () => {
-          if (fault.kind === 'reset-after-apply') return res.destroy();
-          res.writeHead(504, { 'content-type': 'application/json' });
-          res.end(statusBody(504));
-        });
-      }, fail);
-    } else if (fault?.kind === 'watch-gone') {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (2)', reason: 'Expired', code: 410 } })}\n`);
-    } else if (fault?.kind === 'hold') {
-      let gone = false;
-      res.on('close', () => (gone = true));
-      req.socket.on('close', () => (gone = true));
-      const wanted = (): boolean => !(gone || res.destroyed || req.socket.destroyed);
-      held.push({
-        wanted,
-        go: () => {
-          if (!wanted()) return false;
-          pass(req, res, fail);
-          return true;
-        },
-      });
-    } else {
-      pass(req, res, fail);
-    }
-  });
-  const pass = (req: IncomingMessage, res: ServerResponse, fail: () => void): void => {
-    const up = forward(req, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    }, fail);
-    // A watch the operator closes ends upstream too.
-    res.on('close', () => up.destroy());
-  };
+  const p: ProxyState = { upstream: new URL(config.clusters[0]?.cluster.server ?? ''), rules: [], seen: [], held: [] };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => handle(p, req, res));
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -138,13 +86,77 @@ export async function startFaultProxy(sourceKubeconfig: string, kubeconfigPath: 
   await writeFile(kubeconfigPath, stringify(config), { mode: 0o600 });
   return {
     kubeconfigPath,
-    inject: (rule) => void rules.push({ ...rule, left: rule.times ?? 1 }),
-    release: () => held.splice(0).filter((h) => h.go()).length,
-    heldWanted: () => held.filter((h) => h.wanted()).length,
-    seen,
+    inject: (rule) => void p.rules.push({ ...rule, left: rule.times ?? 1 }),
+    release: () => p.held.splice(0).filter((h) => h.go()).length,
+    heldWanted: () => p.held.filter((h) => h.wanted()).length,
+    seen: p.seen,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       for (const s of sockets) s.destroy();
     }),
   };
+}
+
+function forward(p: ProxyState, req: IncomingMessage, onResponse: (up: IncomingMessage) => void, onError: () => void): ClientRequest {
+  const up = httpRequest({ host: p.upstream.hostname, port: p.upstream.port, method: req.method, path: req.url, headers: req.headers }, onResponse);
+  up.on('error', onError);
+  req.pipe(up);
+  return up;
+}
+
+function pass(p: ProxyState, req: IncomingMessage, res: ServerResponse, fail: () => void): void {
+  const up = forward(p, req, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  }, fail);
+  // A watch the operator closes ends upstream too.
+  res.on('close', () => up.destroy());
+}
+
+/** One request: the first rule still wanted for it decides its fault; without one it passes through. */
+function handle(p: ProxyState, req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? '/';
+  const rule = p.rules.find((r) => r.left > 0 && r.method === req.method && r.path.test(url));
+  if (rule) rule.left -= 1;
+  const fault = rule?.fault;
+  p.seen.push({ method: req.method ?? 'GET', url, at: Date.now(), ...(fault && { fault: fault.kind }) });
+  const fail = () => res.destroy();
+  if (fault?.kind === 'answer') {
+    req.resume();
+    res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfterSeconds !== undefined && { 'retry-after': String(fault.retryAfterSeconds) }) });
+    res.end(statusBody(fault.status));
+  } else if (fault?.kind === 'lost-answer' || fault?.kind === 'reset-after-apply') {
+    forward(p, req, (up) => {
+      up.resume();
+      up.on('end', () => {
+        if (fault.kind === 'reset-after-apply') return res.destroy();
+        res.writeHead(504, { 'content-type': 'application/json' });
+        res.end(statusBody(504));
+      });
+    }, fail);
+  } else if (fault?.kind === 'watch-gone') {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (2)', reason: 'Expired', code: 410 } })}\n`);
+  } else if (fault?.kind === 'hold') {
+    hold(p, req, res, fail);
+  } else {
+    pass(p, req, res, fail);
+  }
+}
+
+/** Holds the request until release(); it goes on then only if its client still waits for it. */
+function hold(p: ProxyState, req: IncomingMessage, res: ServerResponse, fail: () => void): void {
+  let gone = false;
+  res.on('close', () => (gone = true));
+  req.socket.on('close', () => (gone = true));
+  const wanted = (): boolean => !(gone || res.destroyed || req.socket.destroyed);
+  p.held.push({
+    wanted,
+    go: () => {
+      if (!wanted()) return false;
+      pass(p, req, res, fail);
+      return true;
+    },
+  });
 }

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { DEFAULT_TERMINATION_LOG, parseAttachOnlyEnv, shellJoin, SubmitterEnv } from '@rayjob/core';
 import { parseRayAddress, validateRayClientOptions, type SubmitRequest, type TlsOptions } from '@rayjob/ray-client';
 import { chooseAddress } from './address-precedence.ts';
-import { describeIssue, MergedInputSchema } from './config-schema.ts';
+import { describeIssue, MergedInputSchema, type MergedInput } from './config-schema.ts';
 import { parseCommandLine } from './parse-args.ts';
 
 export interface SubmitterConfig {
@@ -64,10 +64,8 @@ export const defaultTerminationLog = DEFAULT_TERMINATION_LOG;
 
 const fail = (message: string, secrets: string[] = []): LoadedConfig => ({ kind: 'usage-error', message, secrets });
 
-// structure-exception(function-lines loadConfig): over the limit before #21 set it; the split is left for a follow-up of #21
 export function loadConfig(sources: ConfigSources): LoadedConfig {
   const readText = sources.readText ?? ((path: string) => readFileSync(path, 'utf8'));
-  const writable = sources.writable ?? isWritableFile;
   const env = sources.env;
   // Collected before anything can fail, so even a usage error is redacted.
   const rawSecrets = [env[SubmitterEnv.authToken], env[SubmitterEnv.headers]].filter((s): s is string => !!s);
@@ -81,80 +79,100 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const merged = MergedInputSchema.safeParse({
     ...line.flags,
     entrypoint: line.positionals,
-    [SubmitterEnv.submissionId]: env[SubmitterEnv.submissionId],
-    [SubmitterEnv.headers]: env[SubmitterEnv.headers],
-    [SubmitterEnv.authToken]: env[SubmitterEnv.authToken],
-    [SubmitterEnv.authTokenPath]: env[SubmitterEnv.authTokenPath],
-    [SubmitterEnv.attachOnly]: env[SubmitterEnv.attachOnly],
-    [SubmitterEnv.expectedHeadIp]: env[SubmitterEnv.expectedHeadIp],
+    ...Object.fromEntries(MERGED_ENV.map((name) => [name, env[name]])),
   });
   if (!merged.success) {
     const { name, message } = describeIssue(merged.error);
     return fail(`${name}: ${message}`, rawSecrets);
   }
   const input = merged.data;
-
-  const attachOnlyEnv = parseAttachOnlyEnv(input.RAYJOB_SUBMITTER_ATTACH_ONLY);
-  if (!attachOnlyEnv.ok) return fail(attachOnlyEnv.error, rawSecrets);
-
-  const chosen = chooseAddress({ flag: input.address, env });
-  if (!chosen) {
-    return fail('--address: no dashboard address: pass --address http://<head>:8265 or set RAY_DASHBOARD_ADDRESS', rawSecrets);
-  }
-  const address = parseRayAddress(chosen.address);
-  if (!address.ok) return fail(`${chosen.source}: ${address.error}`, rawSecrets);
-
-  const flagId = input['submission-id'];
-  const envId = input.RAY_JOB_SUBMISSION_ID;
-  if (flagId !== undefined && envId !== undefined && flagId !== envId) {
-    return fail(
-      `--submission-id: "${flagId}" contradicts RAY_JOB_SUBMISSION_ID "${envId}"; pass one of them, or the same value`,
-      rawSecrets,
-    );
-  }
-
-  // Attach-only never submits: without a submission ID there is nothing it could follow, and the run would only
-  // end in exit 6 after waiting for the dashboard.
-  const attachOnly = input['attach-only'] || attachOnlyEnv.attachOnly;
-  if (attachOnly && (flagId ?? envId) === undefined) {
-    const source = input['attach-only'] ? '--attach-only' : SubmitterEnv.attachOnly;
-    return fail(`${source}: needs the submission ID of the job to follow: pass --submission-id ID (or set ${SubmitterEnv.submissionId}), or drop ${source} to submit`, rawSecrets);
-  }
-  const expectedHeadIp = input['expected-head-ip'] ?? input.RAYJOB_SUBMITTER_EXPECTED_HEAD_IP?.trim();
-  if (expectedHeadIp !== undefined && isIP(expectedHeadIp) === 0) {
-    const source = input['expected-head-ip'] !== undefined ? '--expected-head-ip' : SubmitterEnv.expectedHeadIp;
-    return fail(`${source}: "${expectedHeadIp}" is not an IP address: pass the head pod's IP (status.podIP, e.g. 10.244.0.12), or leave it out to skip the check`, rawSecrets);
-  }
-
-  let token = input.RAY_AUTH_TOKEN;
-  if (token === undefined && input.RAY_AUTH_TOKEN_PATH !== undefined) {
-    try {
-      token = readText(input.RAY_AUTH_TOKEN_PATH).trim();
-    } catch {
-      return fail(`RAY_AUTH_TOKEN_PATH: cannot read ${input.RAY_AUTH_TOKEN_PATH}`, rawSecrets);
-    }
-    if (token === '') return fail(`RAY_AUTH_TOKEN_PATH: ${input.RAY_AUTH_TOKEN_PATH} is empty`, rawSecrets);
-  }
+  const job = whichJob(input, env);
+  if (typeof job === 'string') return fail(job, rawSecrets);
+  const token = readToken(input, readText);
+  if (typeof token === 'object') return fail(token.problem, rawSecrets);
   // `--headers` wins over RAY_JOB_HEADERS, as the click option's envvar fallback does.
   const headers = input.headers ?? input.RAY_JOB_HEADERS ?? {};
   const secrets = [...rawSecrets, ...(token ? [token] : []), ...Object.values(headers)];
-
   const tls = readVerify(input.verify, readText);
   if (typeof tls === 'string') return fail(tls, secrets);
-  const clientProblems = validateRayClientOptions({ address: address.baseUrl, token, headers, tls });
+  const clientProblems = validateRayClientOptions({ address: job.baseUrl, token, headers, tls });
   if (clientProblems.length > 0) {
     const first = clientProblems[0] ?? '';
     const name = first.startsWith('headers') ? (input.headers ? '--headers' : 'RAY_JOB_HEADERS') : first.startsWith('token') ? 'RAY_AUTH_TOKEN' : '--address';
     return fail(`${name}: ${first}`, secrets);
   }
+  const request = submitRequest(input, readText, sources.parseYaml);
+  if (typeof request === 'string') return fail(request, secrets);
+  return {
+    kind: 'config',
+    config: {
+      ...job,
+      request,
+      noWait: input['no-wait'],
+      token,
+      headers,
+      tls,
+      maxUnreachableMs: input['max-unreachable'],
+      healthTimeoutMs: input['health-timeout'],
+      driverLostAfterMs: input['driver-lost-after'],
+      logFormat: input['log-format'],
+      terminationLog: terminationLogOf(input['termination-log'], env, sources.writable ?? isWritableFile),
+      secrets,
+    },
+  };
+}
 
-  const runtimeEnv = readRuntimeEnv(input, readText, sources.parseYaml);
-  if (typeof runtimeEnv === 'string') return fail(runtimeEnv, secrets);
+/** The environment variables read alongside the flags (each paired with a flag or standing alone). */
+const MERGED_ENV = [SubmitterEnv.submissionId, SubmitterEnv.headers, SubmitterEnv.authToken, SubmitterEnv.authTokenPath, SubmitterEnv.attachOnly, SubmitterEnv.expectedHeadIp] as const;
 
+/** Which dashboard and which job: the address, the submission ID, attach-only and the expected head IP, or the problem. */
+function whichJob(input: MergedInput, env: ConfigSources['env']): Pick<SubmitterConfig, 'baseUrl' | 'addressSource' | 'submissionId' | 'attachOnly' | 'expectedHeadIp'> | string {
+  const attachOnlyEnv = parseAttachOnlyEnv(input.RAYJOB_SUBMITTER_ATTACH_ONLY);
+  if (!attachOnlyEnv.ok) return attachOnlyEnv.error;
+  const chosen = chooseAddress({ flag: input.address, env });
+  if (!chosen) return '--address: no dashboard address: pass --address http://<head>:8265 or set RAY_DASHBOARD_ADDRESS';
+  const address = parseRayAddress(chosen.address);
+  if (!address.ok) return `${chosen.source}: ${address.error}`;
+  const flagId = input['submission-id'];
+  const envId = input.RAY_JOB_SUBMISSION_ID;
+  if (flagId !== undefined && envId !== undefined && flagId !== envId) {
+    return `--submission-id: "${flagId}" contradicts RAY_JOB_SUBMISSION_ID "${envId}"; pass one of them, or the same value`;
+  }
+  // Attach-only never submits: without a submission ID there is nothing it could follow, and the run would only
+  // end in exit 6 after waiting for the dashboard.
+  const attachOnly = input['attach-only'] || attachOnlyEnv.attachOnly;
+  if (attachOnly && (flagId ?? envId) === undefined) {
+    const source = input['attach-only'] ? '--attach-only' : SubmitterEnv.attachOnly;
+    return `${source}: needs the submission ID of the job to follow: pass --submission-id ID (or set ${SubmitterEnv.submissionId}), or drop ${source} to submit`;
+  }
+  // The flag wins over the environment, as for the other pairs.
+  const expectedHeadIp = input['expected-head-ip'] ?? input.RAYJOB_SUBMITTER_EXPECTED_HEAD_IP?.trim();
+  if (expectedHeadIp !== undefined && isIP(expectedHeadIp) === 0) {
+    const source = input['expected-head-ip'] !== undefined ? '--expected-head-ip' : SubmitterEnv.expectedHeadIp;
+    return `${source}: "${expectedHeadIp}" is not an IP address: pass the head pod's IP (status.podIP, e.g. 10.244.0.12), or leave it out to skip the check`;
+  }
+  return { baseUrl: address.baseUrl, addressSource: chosen.source, submissionId: flagId ?? envId, attachOnly, expectedHeadIp };
+}
+
+/** RAY_AUTH_TOKEN, else the file RAY_AUTH_TOKEN_PATH names (it must be readable and not empty). */
+function readToken(input: MergedInput, readText: (path: string) => string): string | undefined | { problem: string } {
+  if (input.RAY_AUTH_TOKEN !== undefined || input.RAY_AUTH_TOKEN_PATH === undefined) return input.RAY_AUTH_TOKEN;
+  let token: string;
+  try {
+    token = readText(input.RAY_AUTH_TOKEN_PATH).trim();
+  } catch {
+    return { problem: `RAY_AUTH_TOKEN_PATH: cannot read ${input.RAY_AUTH_TOKEN_PATH}` };
+  }
+  return token === '' ? { problem: `RAY_AUTH_TOKEN_PATH: ${input.RAY_AUTH_TOKEN_PATH} is empty` } : token;
+}
+
+/** The Jobs API submit request the flags describe, or the problem. */
+function submitRequest(input: MergedInput, readText: (path: string) => string, parseYaml: ConfigSources['parseYaml']): SubmitterConfig['request'] | string {
+  const runtimeEnv = readRuntimeEnv(input, readText, parseYaml);
+  if (typeof runtimeEnv === 'string') return runtimeEnv;
   const entrypoint = input.entrypoint.length === 1 ? (input.entrypoint[0] as string) : shellJoin(input.entrypoint);
-  if (entrypoint.trim() === '') return fail('entrypoint: is empty: put the command after --', secrets);
-
-  const request: SubmitterConfig['request'] = {
+  if (entrypoint.trim() === '') return 'entrypoint: is empty: put the command after --';
+  return {
     entrypoint,
     ...(runtimeEnv !== undefined ? { runtime_env: runtimeEnv } : {}),
     ...(input['metadata-json'] !== undefined ? { metadata: input['metadata-json'] } : {}),
@@ -163,37 +181,13 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     ...(input['entrypoint-memory'] !== undefined ? { entrypoint_memory: input['entrypoint-memory'] } : {}),
     ...(input['entrypoint-resources'] !== undefined ? { entrypoint_resources: input['entrypoint-resources'] } : {}),
   };
+}
 
-  const explicitLog = input['termination-log'];
+/** --termination-log (required), else the pod's default path when running in a pod and it is writable. */
+function terminationLogOf(explicitLog: string | undefined, env: ConfigSources['env'], writable: (path: string) => boolean): SubmitterConfig['terminationLog'] {
+  if (explicitLog) return { path: explicitLog, required: true };
   const inPod = (env[SubmitterEnv.kubernetesServiceHost] ?? '') !== '';
-  const terminationLog = explicitLog
-    ? { path: explicitLog, required: true }
-    : inPod && writable(defaultTerminationLog)
-      ? { path: defaultTerminationLog, required: false }
-      : undefined;
-
-  return {
-    kind: 'config',
-    config: {
-      baseUrl: address.baseUrl,
-      addressSource: chosen.source,
-      submissionId: flagId ?? envId,
-      request,
-      noWait: input['no-wait'],
-      attachOnly,
-      // The flag wins over the environment, as for the other pairs.
-      expectedHeadIp,
-      token,
-      headers,
-      tls,
-      maxUnreachableMs: input['max-unreachable'],
-      healthTimeoutMs: input['health-timeout'],
-      driverLostAfterMs: input['driver-lost-after'],
-      logFormat: input['log-format'],
-      terminationLog,
-      secrets,
-    },
-  };
+  return inPod && writable(defaultTerminationLog) ? { path: defaultTerminationLog, required: false } : undefined;
 }
 
 function readVerify(verify: string | undefined, readText: (path: string) => string): TlsOptions | string {

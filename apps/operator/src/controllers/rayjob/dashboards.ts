@@ -53,7 +53,17 @@ const PROXY_TIMEOUT_MS = 10_000;
 /** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
 export type DashboardRequestObserver = (operation: 'get_job' | 'submit_job' | 'stop_job', outcome: string) => void;
 
-// structure-exception(function-lines createDashboardClients): over the limit before #21 set it; the split is left for a follow-up of #21
+/** The clients by cluster and the pool they share; the functions below act on it. */
+interface DashboardState {
+  route: DashboardRoute;
+  readSecret: SecretReader;
+  idleMs: number;
+  observe: DashboardRequestObserver | undefined;
+  /** Per (cluster, address): the client and the credentials it was made with. */
+  clients: Map<string, { client: RayClient; usedAt: number; credentials: string }>;
+  pool: ReturnType<typeof createConnectionPool>;
+}
+
 export function createDashboardClients(
   route: DashboardRoute,
   readSecret: SecretReader,
@@ -61,105 +71,101 @@ export function createDashboardClients(
   observe?: DashboardRequestObserver,
   poolOptions: Pick<ConnectionPoolOptions, 'connectionsPerOrigin' | 'idleMs'> = {},
 ): DashboardClients {
-  /** Per (cluster, address): the client and the credentials it was made with. */
-  const clients = new Map<string, { client: RayClient; usedAt: number; credentials: string }>();
   const proxyTls = route.useKubernetesProxy ? route.apiServer?.tls : undefined;
   const pool = createConnectionPool({
     ...poolOptions,
-    ...(proxyTls && {
-      tls: {
-        verify: proxyTls.rejectUnauthorized !== false,
-        ...(proxyTls.ca !== undefined && { ca: proxyTls.ca }),
-        ...(proxyTls.cert !== undefined && { cert: proxyTls.cert }),
-        ...(proxyTls.key !== undefined && { key: proxyTls.key }),
-        ...(proxyTls.servername !== undefined && { servername: proxyTls.servername }),
-      },
-    }),
+    ...(proxyTls && { tls: rayTls(proxyTls) }),
     ...(!(route.useKubernetesProxy && route.apiServer) && route.lookup !== undefined && { lookup: route.lookup }),
   });
-
-  function address(cluster: RayCluster, dashboardURL: string): string {
-    if (!route.useKubernetesProxy || !route.apiServer) return /^https?:\/\//.test(dashboardURL) ? dashboardURL : `http://${dashboardURL}`;
-    const ns = cluster.metadata.namespace ?? 'default';
-    const svc = cluster.status?.head?.serviceName || clusterHeadServiceName(cluster);
-    return `${route.apiServer.url.replace(/\/$/, '')}/api/v1/namespaces/${ns}/services/${svc}:dashboard/proxy`;
-  }
-
-  async function token(cluster: RayCluster): Promise<{ ok: true; token?: string } | { ok: false; message: string }> {
-    if (!tokenAuthEnabled(cluster.spec)) return { ok: true };
-    const ns = cluster.metadata.namespace ?? 'default';
-    const name = authSecretName(cluster.metadata.name ?? '', cluster.spec);
-    const value = await readSecret(ns, name, 'auth_token');
-    if (!value) return { ok: false, message: `the Ray auth token Secret ${ns}/${name} (key auth_token) is missing` };
-    return { ok: true, token: value.trim() };
-  }
-
-  function sweep(now: number): void {
-    for (const [key, entry] of clients) {
-      if (now - entry.usedAt > idleMs) {
-        clients.delete(key);
-        void entry.client.close();
-      }
-    }
-  }
-
+  const d: DashboardState = { route, readSecret, idleMs, observe, clients: new Map(), pool };
   return {
-    async clientFor(cluster, dashboardURL) {
-      // A replica that lost its lease must not submit, stop or delete Ray jobs any more than write objects.
-      if (route.fence?.aborted) return { ok: false, message: 'this operator replica no longer holds the leader lease' };
-      const auth = await token(cluster);
-      if (!auth.ok) return auth;
-      const base = address(cluster, dashboardURL);
-      const apiServer = route.useKubernetesProxy ? route.apiServer : undefined;
-      const { authorization, ...apiHeaders } = apiServer ? await apiServer.authHeaders() : {};
-      // A rotated Ray token or API server token makes a new client (keys and credentials are never logged).
-      const key = `${cluster.metadata.uid ?? ''}|${base}`;
-      const credentials = JSON.stringify([auth.token ?? '', authorization ?? '', apiHeaders]);
-      const now = Date.now();
-      sweep(now);
-      const existing = clients.get(key);
-      if (existing?.credentials === credentials) {
-        existing.usedAt = now;
-        return { ok: true, client: existing.client };
-      }
-      // Closed once a call still using it has had its time (the shared pool stays); a log tail keeps its own socket.
-      if (existing) setTimeout(() => void existing.client.close(), PROXY_TIMEOUT_MS).unref();
-      try {
-        const tls = apiServer?.tls;
-        const client = createRayClient({
-          address: base,
-          // Through the service proxy these are API server requests: the audit log attributes them to the operator.
-          headers: { ...apiHeaders, 'user-agent': operatorUserAgent },
-          ...(auth.token !== undefined && { token: auth.token }),
-          ...(authorization !== undefined && { apiServerAuthorization: authorization }),
-          ...(tls && {
-            tls: {
-              verify: tls.rejectUnauthorized !== false,
-              ...(tls.ca !== undefined && { ca: tls.ca }),
-              ...(tls.cert !== undefined && { cert: tls.cert }),
-              ...(tls.key !== undefined && { key: tls.key }),
-              ...(tls.servername !== undefined && { servername: tls.servername }),
-            },
-          }),
-          ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
-          timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
-          ...(route.fence && { signal: route.fence }),
-          dispatcher: pool.dispatcher,
-        });
-        const counted = observe ? countedClient(client, observe) : client;
-        clients.set(key, { client: counted, usedAt: now, credentials });
-        return { ok: true, client: counted };
-      } catch (err) {
-        return { ok: false, message: (err as Error).message };
-      }
-    },
+    clientFor: (cluster, dashboardURL) => clientFor(d, cluster, dashboardURL),
     async close() {
-      const all = [...clients.values()];
-      clients.clear();
+      const all = [...d.clients.values()];
+      d.clients.clear();
       await Promise.all(all.map((e) => e.client.close()));
       await pool.close();
     },
   };
+}
+
+/** The API server's TLS settings as the Ray client takes them. */
+function rayTls(tls: ApiServerTls) {
+  return {
+    verify: tls.rejectUnauthorized !== false,
+    ...(tls.ca !== undefined && { ca: tls.ca }),
+    ...(tls.cert !== undefined && { cert: tls.cert }),
+    ...(tls.key !== undefined && { key: tls.key }),
+    ...(tls.servername !== undefined && { servername: tls.servername }),
+  };
+}
+
+function dashboardAddress(route: DashboardRoute, cluster: RayCluster, dashboardURL: string): string {
+  if (!route.useKubernetesProxy || !route.apiServer) return /^https?:\/\//.test(dashboardURL) ? dashboardURL : `http://${dashboardURL}`;
+  const ns = cluster.metadata.namespace ?? 'default';
+  const svc = cluster.status?.head?.serviceName || clusterHeadServiceName(cluster);
+  return `${route.apiServer.url.replace(/\/$/, '')}/api/v1/namespaces/${ns}/services/${svc}:dashboard/proxy`;
+}
+
+async function clusterToken(readSecret: SecretReader, cluster: RayCluster): Promise<{ ok: true; token?: string } | { ok: false; message: string }> {
+  if (!tokenAuthEnabled(cluster.spec)) return { ok: true };
+  const ns = cluster.metadata.namespace ?? 'default';
+  const name = authSecretName(cluster.metadata.name ?? '', cluster.spec);
+  const value = await readSecret(ns, name, 'auth_token');
+  if (!value) return { ok: false, message: `the Ray auth token Secret ${ns}/${name} (key auth_token) is missing` };
+  return { ok: true, token: value.trim() };
+}
+
+function sweep(d: DashboardState, now: number): void {
+  for (const [key, entry] of d.clients) {
+    if (now - entry.usedAt > d.idleMs) {
+      d.clients.delete(key);
+      void entry.client.close();
+    }
+  }
+}
+
+async function clientFor(d: DashboardState, cluster: RayCluster, dashboardURL: string): Promise<ClientResult> {
+  const { route } = d;
+  // A replica that lost its lease must not submit, stop or delete Ray jobs any more than write objects.
+  if (route.fence?.aborted) return { ok: false, message: 'this operator replica no longer holds the leader lease' };
+  const auth = await clusterToken(d.readSecret, cluster);
+  if (!auth.ok) return auth;
+  const base = dashboardAddress(route, cluster, dashboardURL);
+  const apiServer = route.useKubernetesProxy ? route.apiServer : undefined;
+  const { authorization, ...apiHeaders } = apiServer ? await apiServer.authHeaders() : {};
+  // A rotated Ray token or API server token makes a new client (keys and credentials are never logged).
+  const key = `${cluster.metadata.uid ?? ''}|${base}`;
+  const credentials = JSON.stringify([auth.token ?? '', authorization ?? '', apiHeaders]);
+  const now = Date.now();
+  sweep(d, now);
+  const existing = d.clients.get(key);
+  if (existing?.credentials === credentials) {
+    existing.usedAt = now;
+    return { ok: true, client: existing.client };
+  }
+  // Closed once a call still using it has had its time (the shared pool stays); a log tail keeps its own socket.
+  if (existing) setTimeout(() => void existing.client.close(), PROXY_TIMEOUT_MS).unref();
+  try {
+    const tls = apiServer?.tls;
+    const client = createRayClient({
+      address: base,
+      // Through the service proxy these are API server requests: the audit log attributes them to the operator.
+      headers: { ...apiHeaders, 'user-agent': operatorUserAgent },
+      ...(auth.token !== undefined && { token: auth.token }),
+      ...(authorization !== undefined && { apiServerAuthorization: authorization }),
+      ...(tls && { tls: rayTls(tls) }),
+      ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
+      timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
+      ...(route.fence && { signal: route.fence }),
+      dispatcher: d.pool.dispatcher,
+    });
+    const counted = d.observe ? countedClient(client, d.observe) : client;
+    d.clients.set(key, { client: counted, usedAt: now, credentials });
+    return { ok: true, client: counted };
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
 }
 
 /** The same client, telling `observe` how each job request ended (ok, not-found, unavailable, rejected, ...). */

@@ -47,93 +47,35 @@ export interface JobFollowerOptions {
   maxBytesPerJob?: number;
 }
 
-// structure-exception(function-lines createJobFollowers): over the limit before #21 set it; the split is left for a follow-up of #21
+/** The followers and what each RayJob's tails have cost so far; the functions below act on it. */
+interface FollowersState {
+  dashboards: DashboardClients;
+  onEnd: (key: string) => void;
+  log: (msg: string, fields: Record<string, unknown>) => void;
+  followers: Map<string, Follower>;
+  budget: number;
+  /** Per key: log bytes the current job's tails delivered so far, and whether the budget ran out. */
+  spent: Map<string, Spent>;
+  /** Per key: the pause after a tail that ended at once (refused, 404, closed), doubling while it keeps happening. */
+  pauses: Map<string, { jobId: string; ms: number; until: number }>;
+}
+
+interface Spent {
+  jobId: string;
+  bytes: number;
+  exhausted: boolean;
+}
+
 export function createJobFollowers(
   dashboards: DashboardClients,
   onEnd: (key: string) => void,
   log: (msg: string, fields: Record<string, unknown>) => void,
   options: JobFollowerOptions = {},
 ): JobFollowers {
-  const followers = new Map<string, Follower>();
-  const budget = options.maxBytesPerJob ?? DEFAULT_TAIL_BYTES_PER_JOB;
-  /** Per key: log bytes the current job's tails delivered so far, and whether the budget ran out. */
-  const spent = new Map<string, { jobId: string; bytes: number; exhausted: boolean }>();
-
-  /** Per key: the pause after a tail that ended at once (refused, 404, closed), doubling while it keeps happening. */
-  const pauses = new Map<string, { jobId: string; ms: number; until: number }>();
-
-  /** Resolves after `ms`, or at once when the follower is stopped. */
-  const pause = (ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-    });
-
-  /**
-   * One tail per call. Its end is reported at once (the reconcile asks the dashboard what it means); a tail that
-   * ended quickly only delays the next attempt, so a failing tail never spins and never hides the job's end.
-   */
-  async function run(key: string, cluster: RayCluster, dashboardURL: string, follower: Follower, waitMs: number): Promise<void> {
-    if (waitMs > 0) {
-      await pause(waitMs, follower.abort.signal);
-      if (follower.abort.signal.aborted) return;
-      follower.waiting = false;
-    }
-    const started = Date.now();
-    const access = await dashboards.clientFor(cluster, dashboardURL);
-    let ended = 'no client';
-    if (!access.ok) log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
-    else {
-      const used = spentOn(key, follower.jobId);
-      const result = await access.client.tailLogs(follower.jobId, {
-        onChunk: (chunk) => { used.bytes += Buffer.byteLength(chunk); },
-        signal: follower.abort.signal,
-        keepAliveMs: 15_000,
-        ...(Number.isFinite(budget) && { maxBytes: Math.max(0, budget - used.bytes) }),
-      });
-      if (follower.abort.signal.aborted) return;
-      ended = result.kind;
-      if (result.kind === 'limit') {
-        used.exhausted = true;
-        log('The Ray job printed more than the log tail budget: its end is found by polling from now on', { RayJob: key, bytes: used.bytes, budget });
-        if (followers.get(key) === follower) followers.delete(key);
-        onEnd(key);
-        return;
-      }
-    }
-    const took = Date.now() - started;
-    if (took > QUICK_END_MS) pauses.delete(key);
-    else {
-      const previous = pauses.get(key);
-      const ms = previous?.jobId === follower.jobId ? Math.min(previous.ms * 2, MAX_PAUSE_MS) : FIRST_PAUSE_MS;
-      pauses.set(key, { jobId: follower.jobId, ms, until: Date.now() + ms });
-      if (ended !== 'closed' && ended !== 'cut' && ended !== 'no client') log('The Ray job log tail could not be opened', { RayJob: key, result: ended });
-    }
-    if (followers.get(key) === follower) followers.delete(key);
-    onEnd(key);
-  }
-
-  function spentOn(key: string, jobId: string): { jobId: string; bytes: number; exhausted: boolean } {
-    let used = spent.get(key);
-    if (used?.jobId !== jobId) {
-      used = { jobId, bytes: 0, exhausted: false };
-      spent.set(key, used);
-    }
-    return used;
-  }
-
+  const f: FollowersState = { dashboards, onEnd, log, followers: new Map(), budget: options.maxBytesPerJob ?? DEFAULT_TAIL_BYTES_PER_JOB, spent: new Map(), pauses: new Map() };
+  const { followers, spent, pauses } = f;
   return {
-    follow(key, cluster, dashboardURL, jobId) {
-      if (spentOn(key, jobId).exhausted) return;
-      const existing = followers.get(key);
-      if (existing && existing.jobId === jobId && !existing.abort.signal.aborted) return;
-      existing?.abort.abort();
-      const held = pauses.get(key);
-      const waitMs = held?.jobId === jobId ? Math.max(0, held.until - Date.now()) : 0;
-      const follower: Follower = { jobId, abort: new AbortController(), done: Promise.resolve(), waiting: waitMs > 0 };
-      followers.set(key, follower);
-      follower.done = run(key, cluster, dashboardURL, follower, waitMs);
-    },
+    follow: (key, cluster, dashboardURL, jobId) => follow(f, key, cluster, dashboardURL, jobId),
     stop(key) {
       pauses.delete(key);
       spent.delete(key);
@@ -153,8 +95,88 @@ export function createJobFollowers(
       const all = [...followers.values()];
       followers.clear();
       spent.clear();
-      for (const f of all) f.abort.abort();
-      await Promise.all(all.map((f) => f.done));
+      for (const follower of all) follower.abort.abort();
+      await Promise.all(all.map((follower) => follower.done));
     },
   };
+}
+
+function follow(f: FollowersState, key: string, cluster: RayCluster, dashboardURL: string, jobId: string): void {
+  if (spentOn(f, key, jobId).exhausted) return;
+  const existing = f.followers.get(key);
+  if (existing && existing.jobId === jobId && !existing.abort.signal.aborted) return;
+  existing?.abort.abort();
+  const held = f.pauses.get(key);
+  const waitMs = held?.jobId === jobId ? Math.max(0, held.until - Date.now()) : 0;
+  const follower: Follower = { jobId, abort: new AbortController(), done: Promise.resolve(), waiting: waitMs > 0 };
+  f.followers.set(key, follower);
+  follower.done = run(f, key, cluster, dashboardURL, follower, waitMs);
+}
+
+/** Resolves after `ms`, or at once when the follower is stopped. */
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+
+/**
+ * One tail per call. Its end is reported at once (the reconcile asks the dashboard what it means); a tail that
+ * ended quickly only delays the next attempt, so a failing tail never spins and never hides the job's end.
+ */
+async function run(f: FollowersState, key: string, cluster: RayCluster, dashboardURL: string, follower: Follower, waitMs: number): Promise<void> {
+  if (waitMs > 0) {
+    await pause(waitMs, follower.abort.signal);
+    if (follower.abort.signal.aborted) return;
+    follower.waiting = false;
+  }
+  const started = Date.now();
+  const ended = await tailOnce(f, key, cluster, dashboardURL, follower);
+  if (ended === undefined) return;
+  if (ended !== 'limit') holdAfterQuickEnd(f, key, follower.jobId, Date.now() - started, ended);
+  if (f.followers.get(key) === follower) f.followers.delete(key);
+  f.onEnd(key);
+}
+
+/** How the tail ended ('no client' when none could be opened); undefined once the follower was stopped. */
+async function tailOnce(f: FollowersState, key: string, cluster: RayCluster, dashboardURL: string, follower: Follower): Promise<string | undefined> {
+  const access = await f.dashboards.clientFor(cluster, dashboardURL);
+  if (!access.ok) {
+    f.log('Cannot follow the Ray job log tail', { RayJob: key, error: access.message });
+    return 'no client';
+  }
+  const used = spentOn(f, key, follower.jobId);
+  const result = await access.client.tailLogs(follower.jobId, {
+    onChunk: (chunk) => { used.bytes += Buffer.byteLength(chunk); },
+    signal: follower.abort.signal,
+    keepAliveMs: 15_000,
+    ...(Number.isFinite(f.budget) && { maxBytes: Math.max(0, f.budget - used.bytes) }),
+  });
+  if (follower.abort.signal.aborted) return undefined;
+  if (result.kind === 'limit') {
+    used.exhausted = true;
+    f.log('The Ray job printed more than the log tail budget: its end is found by polling from now on', { RayJob: key, bytes: used.bytes, budget: f.budget });
+  }
+  return result.kind;
+}
+
+/** A tail that ended quickly delays the next one, doubling while it keeps happening; a long one clears the pause. */
+function holdAfterQuickEnd(f: FollowersState, key: string, jobId: string, took: number, ended: string): void {
+  if (took > QUICK_END_MS) {
+    f.pauses.delete(key);
+    return;
+  }
+  const previous = f.pauses.get(key);
+  const ms = previous?.jobId === jobId ? Math.min(previous.ms * 2, MAX_PAUSE_MS) : FIRST_PAUSE_MS;
+  f.pauses.set(key, { jobId, ms, until: Date.now() + ms });
+  if (ended !== 'closed' && ended !== 'cut' && ended !== 'no client') f.log('The Ray job log tail could not be opened', { RayJob: key, result: ended });
+}
+
+function spentOn(f: FollowersState, key: string, jobId: string): Spent {
+  let used = f.spent.get(key);
+  if (used?.jobId !== jobId) {
+    used = { jobId, bytes: 0, exhausted: false };
+    f.spent.set(key, used);
+  }
+  return used;
 }
