@@ -4,7 +4,7 @@ import { annotationsChanged, anyOf, createExpectations, deletionStarted, generat
 import { Registry } from 'prom-client';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
-import { createRayClusterEventRecorder, recordRayClusterEvent } from './events.ts';
+import { rayClusterEventRecorder, recordRayClusterEvent } from './events.ts';
 import { createRayClusterMetrics, type RayClusterMetrics } from './metrics.ts';
 import { objectView, RAY_POD_SELECTOR } from './observe.ts';
 import { reconcileRayCluster, type ReconcileDeps } from './reconcile.ts';
@@ -51,7 +51,7 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
   // passed); a deleted one until the informer drops it.
   const expectations = createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: settings.expectationsTimeoutSeconds * 1000, deleteTtlMs: Infinity });
   for (const informer of pods) expectations.watch('Pod', informer);
-  const events = createRayClusterEventRecorder(ctx.client, ctx.logger, now);
+  const events = rayClusterEventRecorder(ctx.manager);
   const warned = createWarnedOnce();
   for (const informer of clusters) informer.addHandlers({ delete: (o) => o.metadata.uid && warned.forget(o.metadata.uid) });
   const features = { batchScheduler: config.batchScheduler, kubernetesWAS: config.featureGates.KubernetesWAS };

@@ -4,7 +4,7 @@ import { CREATED_BY_SELECTOR, RAY_POD_SELECTOR, SUBMITTER_POD_SELECTOR } from '.
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
 import { createDashboardClients } from './dashboards.ts';
-import { createRayJobEventRecorder, RAYJOB_CONTROLLER_NAME, recordRayJobEvent } from './events.ts';
+import { rayJobEventRecorder, RAYJOB_CONTROLLER_NAME, recordRayJobEvent } from './events.ts';
 import { createJobFollowers, type JobFollowers } from './job-followers.ts';
 import { createRayJobMetrics } from './metrics.ts';
 import { createNodeTables } from './node-tables.ts';
@@ -62,7 +62,7 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   const pods = [...informers.get<Pod & KubeObject>(resources.pods, RAY_POD_SELECTOR), ...informers.get<Pod & KubeObject>(resources.pods, SUBMITTER_POD_SELECTOR)];
   const services = informers.get<Service & KubeObject>(resources.services);
 
-  const events = createRayJobEventRecorder(ctx.client, ctx.identity);
+  const events = rayJobEventRecorder(ctx.manager, ctx.identity);
   const log = ctx.logger.child({ controller: 'rayjob' });
   const nodeTables = createNodeTables();
   const jobMetrics = config.enableMetrics ? createRayJobMetrics(ctx.manager.metrics.registry, () => rayJobs.flatMap((i) => i.cache.list())) : undefined;
