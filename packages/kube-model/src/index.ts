@@ -7,3 +7,4 @@ export * from './semantic-equal.ts';
 export * from './image-reference.ts';
 export * from './ray-job-status.ts';
 export * from './ray-version.ts';
+export * from './ray-browser-traffic.ts';

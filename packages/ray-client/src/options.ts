@@ -1,5 +1,6 @@
 // Client options and their validation. Messages name the option and the fix, never a secret's value.
 import type { LookupFunction } from 'node:net';
+import { isRayBrowserHeaderName, isRayBrowserUserAgent } from '@rayjob/kube-model';
 import type { Dispatcher } from 'undici';
 import type { TlsOptions } from './http-transport.ts';
 
@@ -38,18 +39,6 @@ export interface RayClientOptions {
   rayVersion?: string;
 }
 
-// Ray treats requests with these as browser traffic and refuses POST/DELETE with 405 (ray-jobs-api.md §2).
-const browserHeaders = [
-  'origin',
-  'referer',
-  'sec-fetch-mode',
-  'sec-fetch-dest',
-  'sec-fetch-site',
-  'sec-fetch-user',
-  'access-control-request-method',
-  'access-control-request-headers',
-];
-
 export function validateRayClientOptions(options: RayClientOptions): string[] {
   const problems: string[] = [];
   if (typeof options.address !== 'string' || options.address.trim() === '') {
@@ -65,13 +54,12 @@ export function validateRayClientOptions(options: RayClientOptions): string[] {
     problems.push('timeoutMs must be a positive number of milliseconds');
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    const lower = name.toLowerCase();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`headers: "${name}" is not a valid header name`);
     if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`headers: value of "${name}" must be a single-line string`);
-    if (browserHeaders.includes(lower)) {
+    if (isRayBrowserHeaderName(name)) {
       problems.push(`headers: "${name}" makes Ray treat the request as browser traffic (405 on POST/DELETE); remove it`);
     }
-    if (lower === 'user-agent' && typeof value === 'string' && value.startsWith('Mozilla')) {
+    if (name.toLowerCase() === 'user-agent' && isRayBrowserUserAgent(value)) {
       problems.push('headers: a User-Agent starting with "Mozilla" makes Ray refuse POST/DELETE (405); use another');
     }
   }

@@ -2,6 +2,7 @@
 // injected faults, Ray's browser-traffic filter, and token auth (ray-jobs-api.md §2).
 import type { IncomingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import { isRayBrowserRequest } from '@rayjob/kube-model';
 import { aiohttp500, authInvalid, authMissing, browserMethodRefused } from './ray-texts.ts';
 
 export interface GateRefusal {
@@ -9,25 +10,9 @@ export interface GateRefusal {
   body: string;
 }
 
-const browserHeaders = [
-  'origin',
-  'referer',
-  'sec-fetch-mode',
-  'sec-fetch-dest',
-  'sec-fetch-site',
-  'sec-fetch-user',
-  'access-control-request-method',
-  'access-control-request-headers',
-];
-
-export function isBrowserRequest(headers: IncomingHttpHeaders): boolean {
-  const ua = headers['user-agent'];
-  return (typeof ua === 'string' && ua.startsWith('Mozilla')) || browserHeaders.some((h) => headers[h] !== undefined);
-}
-
 /** Since ~2.54 the head allows browsers only GET, HEAD and OPTIONS; before, it refused only POST and PUT. */
 export function browserFilter(method: string, headers: IncomingHttpHeaders, allowList = true): GateRefusal | undefined {
-  if (!isBrowserRequest(headers)) return undefined;
+  if (!isRayBrowserRequest(headers)) return undefined;
   const refused = allowList ? !['GET', 'HEAD', 'OPTIONS'].includes(method) : ['POST', 'PUT'].includes(method);
   if (!refused) return undefined;
   return { status: 405, body: browserMethodRefused(method) };
