@@ -5,9 +5,8 @@
 // POST or DELETE carrying it (ray-jobs-api.md §2).
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { classifyTransportError, describeTransportError } from './classify.ts';
 import { createNodeHttpSender } from './node-http-transport.ts';
-import type { HttpOutcome, HttpRequest } from './http-request.ts';
+import { transportFailure, type HttpOutcome, type HttpRequest } from './http-request.ts';
 
 export type { HttpOutcome, HttpRequest } from './http-request.ts';
 export { connectTls, type TlsOptions } from './tls-options.ts';
@@ -118,11 +117,7 @@ function createUndiciSender(
       const text = await response.body.text();
       return { kind: 'answer', status: response.statusCode, body: redact(text) };
     } catch (error) {
-      return {
-        kind: 'transport-error',
-        cause: classifyTransportError(error),
-        message: redact(`${method} ${path}: ${describeTransportError(error)}`),
-      };
+      return transportFailure(method, path, error, redact);
     }
   }
   // The pool belongs to its owner, who closes it.

@@ -6,9 +6,8 @@
 // (+12 MiB of RSS on node 24, issue #27). node:https (and node:tls under it) is loaded only for an https:// address.
 import type * as Http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
-import type { HttpOutcome, HttpRequest } from './http-request.ts';
+import { transportFailure, type HttpOutcome, type HttpRequest } from './http-request.ts';
 import { connectTls, type TlsOptions } from './tls-options.ts';
 
 /** An idle keep-alive connection is closed after this long (as the undici pool does). */
@@ -35,12 +34,7 @@ export function createNodeHttpSender(config: {
   function sendOnce(req: HttpRequest): Promise<HttpOutcome> {
     const { method, path, headers, body, signal } = req;
     return new Promise<HttpOutcome>((resolve) => {
-      const fail = (error: unknown) =>
-        resolve({
-          kind: 'transport-error',
-          cause: classifyTransportError(error),
-          message: config.redact(`${method} ${path}: ${describeTransportError(error)}`),
-        });
+      const fail = (error: unknown) => resolve(transportFailure(method, path, error, config.redact));
       let outgoing: Http.ClientRequest;
       try {
         outgoing = requestFn(`${config.baseUrl}${path}`, {
