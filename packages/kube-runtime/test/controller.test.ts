@@ -1,31 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createController, createInformer, generationChanged, itemExponentialLimiter, ownerKeys, terminalError, resources, type KubeObject, type Request } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
+import { configMap } from './support/sandbox.ts';
+import { useClusterPerTest } from './support/cluster-per-test.ts';
 
-let cluster: TestCluster;
-let stop = new AbortController();
-let server: ApiServerControl;
-beforeAll(async () => {
-  server = await forkApiServer({ bookmarkIntervalMs: 100 });
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  cluster = await attachTestCluster(server);
-  stop = new AbortController();
-});
-afterEach(async () => {
-  stop.abort();
-  await cluster.stop();
-});
+const t = useClusterPerTest({ bookmarkIntervalMs: 100 });
 
-const informerFor = (type = resources.configmaps) => createInformer<KubeObject>({ client: cluster.client, type, namespace: 'default', backoff: { initialMs: 10, maxMs: 100 } });
+const informerFor = (type = resources.configmaps) => createInformer<KubeObject>({ client: t.cluster.client, type, namespace: 'default', backoff: { initialMs: 10, maxMs: 100 } });
 
 describe('controller loop', () => {
   it('reconciles each watched object by key once the cache has synced, and again on change', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('before'));
+    await t.cluster.direct.create(resources.configmaps, configMap('before'));
     const informer = informerFor();
     const calls: string[] = [];
     let syncedAtFirstCall: boolean | undefined;
@@ -37,15 +22,15 @@ describe('controller loop', () => {
       },
     });
     controller.watch(informer);
-    void informer.run(stop.signal);
-    const done = controller.start(stop.signal);
+    void informer.run(t.stop.signal);
+    const done = controller.start(t.stop.signal);
     await eventually(() => calls.includes('default/before'));
     expect(syncedAtFirstCall).toBe(true);
-    await cluster.direct.create(resources.configmaps, configMap('after'));
+    await t.cluster.direct.create(resources.configmaps, configMap('after'));
     await eventually(() => calls.includes('default/after'));
-    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'after' }, { data: { x: '1' } });
+    await t.cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'after' }, { data: { x: '1' } });
     await eventually(() => calls.filter((c) => c === 'default/after').length === 2);
-    stop.abort();
+    t.stop.abort();
     await done;
   });
 
@@ -54,12 +39,12 @@ describe('controller loop', () => {
     const calls: string[] = [];
     const controller = createController({ name: 'filtered', reconcile: async (req) => void calls.push(req.key) });
     controller.watch(informer, undefined, { update: (old, obj) => old.metadata.labels?.tier !== obj.metadata.labels?.tier });
-    void informer.run(stop.signal);
-    void controller.start(stop.signal);
-    await cluster.direct.create(resources.configmaps, configMap('f', {}, { tier: 'a' }));
+    void informer.run(t.stop.signal);
+    void controller.start(t.stop.signal);
+    await t.cluster.direct.create(resources.configmaps, configMap('f', {}, { tier: 'a' }));
     await eventually(() => calls.length === 1);
-    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { data: { noise: '1' } });
-    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { metadata: { labels: { tier: 'b' } } });
+    await t.cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { data: { noise: '1' } });
+    await t.cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'f' }, { metadata: { labels: { tier: 'b' } } });
     await eventually(() => calls.length === 2);
     await new Promise((r) => setTimeout(r, 100));
     expect(calls).toEqual(['default/f', 'default/f']);
@@ -68,19 +53,19 @@ describe('controller loop', () => {
   });
 
   it('maps owned objects to their controller owner key', async () => {
-    const owner = await cluster.direct.create<KubeObject>(resources.configmaps, configMap('owner'));
+    const owner = await t.cluster.direct.create<KubeObject>(resources.configmaps, configMap('owner'));
     if (!owner.ok) throw new Error(owner.error.message);
     const informer = informerFor(resources.secrets);
     const calls: string[] = [];
     const controller = createController({ name: 'owner', reconcile: async (req) => void calls.push(req.key) });
     controller.watch(informer, ownerKeys('ConfigMap'));
-    void informer.run(stop.signal);
-    void controller.start(stop.signal);
-    await cluster.direct.create(resources.secrets, {
+    void informer.run(t.stop.signal);
+    void controller.start(t.stop.signal);
+    await t.cluster.direct.create(resources.secrets, {
       apiVersion: 'v1', kind: 'Secret',
       metadata: { name: 'child', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.value.metadata.uid!, controller: true }] },
     });
-    await cluster.direct.create(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'orphan', namespace: 'default' } });
+    await t.cluster.direct.create(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'orphan', namespace: 'default' } });
     await eventually(() => calls.includes('default/owner'));
     expect(calls).not.toContain('default/orphan');
     expect(calls).not.toContain('default/child');
@@ -98,11 +83,11 @@ describe('controller loop', () => {
       },
     });
     const attempts: string[] = [];
-    const done = controller.start(stop.signal);
+    const done = controller.start(t.stop.signal);
     controller.enqueue('default/flaky');
     await eventually(() => attempts.length === 4);
     expect(controller.queue.numRequeues('default/flaky')).toBe(0);
-    stop.abort();
+    t.stop.abort();
     await done;
   });
 
@@ -118,12 +103,12 @@ describe('controller loop', () => {
         return attempts.length < 3 ? { error: 'PUT /status: 500 InternalError' } : undefined;
       },
     });
-    const done = controller.start(stop.signal);
+    const done = controller.start(t.stop.signal);
     controller.enqueue('default/failing');
     await eventually(() => attempts.length === 3);
     expect(counted).toEqual(['error', 'error', 'success']);
     expect(controller.queue.numRequeues('default/failing')).toBe(0);
-    stop.abort();
+    t.stop.abort();
     await done;
   });
 
@@ -139,13 +124,13 @@ describe('controller loop', () => {
         throw terminalError(new Error('spec.entrypoint is required'));
       },
     });
-    const done = controller.start(stop.signal);
+    const done = controller.start(t.stop.signal);
     controller.enqueue('default/invalid');
     await eventually(() => counted.length === 2);
     await new Promise((r) => setTimeout(r, 100));
     expect(attempts).toEqual(['default/invalid']);
     expect(counted).toEqual(['error', 'terminal']);
-    stop.abort();
+    t.stop.abort();
     await done;
   });
 
@@ -168,7 +153,7 @@ describe('controller loop', () => {
         running--;
       },
     });
-    const done = controller.start(stop.signal);
+    const done = controller.start(t.stop.signal);
     for (const k of ['a', 'b', 'c', 'a', 'a']) controller.enqueue(k);
     await eventually(() => gates.length === 3);
     controller.enqueue('a'); // while 'a' is in flight: runs again after, not beside
@@ -179,7 +164,7 @@ describe('controller loop', () => {
     await eventually(() => controller.queue.processing() === 0 && controller.queue.len() === 0);
     expect(maxParallel).toBe(3);
     expect(overlapSameKey).toBe(false);
-    stop.abort();
+    t.stop.abort();
     await done;
   });
 
@@ -195,11 +180,11 @@ describe('controller loop', () => {
         sawAbort = ctx.signal.aborted;
       },
     });
-    const done = controller.start(stop.signal);
+    const done = controller.start(t.stop.signal);
     controller.enqueue('one');
     controller.enqueue('two');
     await eventually(() => started.length === 1);
-    stop.abort();
+    t.stop.abort();
     let finished = false;
     void done.then(() => (finished = true));
     await new Promise((r) => setTimeout(r, 20));

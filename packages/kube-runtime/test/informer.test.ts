@@ -1,46 +1,31 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createInformer, keepFields, keepFieldsTransform, objectKey, resources, type KubeObject } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
+import { configMap } from './support/sandbox.ts';
+import { useClusterPerTest } from './support/cluster-per-test.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
-let cluster: TestCluster;
-let stop = new AbortController();
-let server: ApiServerControl;
-beforeAll(async () => {
-  server = await forkApiServer({ bookmarkIntervalMs: 100, historySize: 50 });
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  cluster = await attachTestCluster(server);
-  stop = new AbortController();
-});
-afterEach(async () => {
-  stop.abort();
-  await cluster.stop();
-});
+const t = useClusterPerTest({ bookmarkIntervalMs: 100, historySize: 50 });
 
 const fastBackoff = { initialMs: 10, maxMs: 100, jitter: 0.5 };
-const lists = () => cluster.proxy.requests.filter((r) => r.startsWith('GET /api/v1/namespaces/default/configmaps') && !r.includes('watch=true'));
-const watches = () => cluster.proxy.requests.filter((r) => r.includes('watch=true'));
+const lists = () => t.cluster.proxy.requests.filter((r) => r.startsWith('GET /api/v1/namespaces/default/configmaps') && !r.includes('watch=true'));
+const watches = () => t.cluster.proxy.requests.filter((r) => r.includes('watch=true'));
 
 function start(namespace = 'default', watchIdleTimeoutMs?: number) {
-  const informer = createInformer<ConfigMap>({ client: cluster.client, type: resources.configmaps, namespace, pageSize: 10, backoff: fastBackoff, ...(watchIdleTimeoutMs !== undefined && { watchIdleTimeoutMs }) });
+  const informer = createInformer<ConfigMap>({ client: t.cluster.client, type: resources.configmaps, namespace, pageSize: 10, backoff: fastBackoff, ...(watchIdleTimeoutMs !== undefined && { watchIdleTimeoutMs }) });
   const seen: string[] = [];
   informer.addHandlers({
     add: (o) => seen.push(`add ${o.metadata.name}`),
     update: (_old, o) => seen.push(`update ${o.metadata.name} ${o.data?.v ?? ''}`),
     delete: (o) => seen.push(`delete ${o.metadata.name}`),
   });
-  const done = informer.run(stop.signal);
+  const done = informer.run(t.stop.signal);
   return { informer, seen, done };
 }
 
 async function create(name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}) {
-  const r = await cluster.direct.create(resources.configmaps, configMap(name, data, labels));
+  const r = await t.cluster.direct.create(resources.configmaps, configMap(name, data, labels));
   if (!r.ok) throw new Error(r.error.message);
 }
 
@@ -58,14 +43,14 @@ describe('informer against the sandbox API server', () => {
     expect(watches()[0]).toContain(`resourceVersion=${listRv}`);
     expect(watches()[0]).toContain('allowWatchBookmarks=true');
     // A bookmark moves the resume point forward without any object change in this namespace.
-    await cluster.direct.create(resources.configmaps, configMap('elsewhere', {}, {}, 'kube-system'));
+    await t.cluster.direct.create(resources.configmaps, configMap('elsewhere', {}, {}, 'kube-system'));
     await eventually(() => Number(informer.lastResourceVersion()) > Number(listRv), 5000, 'bookmark');
   });
 
   it('is not synced until a list succeeds (503s and 429 with Retry-After first)', async () => {
     await create('a');
-    cluster.proxy.fail({ status: 503, count: 3, match: /GET \/api\/v1\/namespaces\/default\/configmaps\?limit/ });
-    cluster.proxy.fail({ status: 429, count: 1, retryAfter: '0', match: /configmaps\?limit/ });
+    t.cluster.proxy.fail({ status: 503, count: 3, match: /GET \/api\/v1\/namespaces\/default\/configmaps\?limit/ });
+    t.cluster.proxy.fail({ status: 429, count: 1, retryAfter: '0', match: /configmaps\?limit/ });
     const { informer } = start();
     expect(informer.hasSynced()).toBe(false);
     expect(await informer.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
@@ -78,10 +63,10 @@ describe('informer against the sandbox API server', () => {
     await informer.waitForSync(AbortSignal.timeout(10_000));
     await create('x', { v: '1' }, { app: 'ray' });
     await eventually(() => seen.includes('add x'));
-    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'x' }, { data: { v: '2' } });
+    await t.cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'x' }, { data: { v: '2' } });
     await eventually(() => seen.includes('update x 2'));
     expect(informer.cache.byLabels({ app: 'ray' }).map(objectKey)).toEqual(['default/x']);
-    await cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'x' });
+    await t.cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'x' });
     await eventually(() => seen.includes('delete x'));
     expect(informer.cache.size()).toBe(0);
   });
@@ -89,9 +74,9 @@ describe('informer against the sandbox API server', () => {
   it('resumes a dropped watch from its last resourceVersion without relisting', async () => {
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(async () => (await cluster.server.watchCount()) === 1);
+    await eventually(async () => (await t.cluster.server.watchCount()) === 1);
     const rv = informer.lastResourceVersion();
-    expect(cluster.proxy.dropWatches()).toBe(1);
+    expect(t.cluster.proxy.dropWatches()).toBe(1);
     await create('after-drop');
     await eventually(() => seen.includes('add after-drop'));
     expect(lists()).toHaveLength(1);
@@ -105,14 +90,14 @@ describe('informer against the sandbox API server', () => {
     await create('goes');
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(async () => (await cluster.server.watchCount()) === 1);
+    await eventually(async () => (await t.cluster.server.watchCount()) === 1);
     // Cut the watch and fail re-watches so changes pile up, then forget history: the resume gets 410.
-    cluster.proxy.fail({ status: 503, count: 2, match: /watch=true/ });
-    cluster.proxy.dropWatches();
-    await cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'goes' });
-    await cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'stays' }, { data: { v: '2' } });
+    t.cluster.proxy.fail({ status: 503, count: 2, match: /watch=true/ });
+    t.cluster.proxy.dropWatches();
+    await t.cluster.direct.delete(resources.configmaps, { namespace: 'default', name: 'goes' });
+    await t.cluster.direct.patch(resources.configmaps, { namespace: 'default', name: 'stays' }, { data: { v: '2' } });
     await create('new');
-    await cluster.server.compactHistory();
+    await t.cluster.server.compactHistory();
     await eventually(() => seen.includes('delete goes') && seen.includes('update stays 2') && seen.includes('add new'), 10_000, 'relist diff');
     expect(lists()).toHaveLength(2);
     expect(informer.cache.keys().sort()).toEqual(['default/new', 'default/stays']);
@@ -121,9 +106,9 @@ describe('informer against the sandbox API server', () => {
   it('relists when the server ends a watch with a 410 ERROR event', async () => {
     const { informer } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(async () => (await cluster.server.watchCount()) === 1);
-    await cluster.server.compactHistory();
-    await cluster.server.expireWatches();
+    await eventually(async () => (await t.cluster.server.watchCount()) === 1);
+    await t.cluster.server.compactHistory();
+    await t.cluster.server.expireWatches();
     await eventually(() => lists().length === 2, 10_000, 'a second list');
     await create('later');
     await eventually(() => informer.cache.get('default/later'));
@@ -132,9 +117,9 @@ describe('informer against the sandbox API server', () => {
   it('keeps retrying with backoff through a burst of watch failures and then catches up', async () => {
     const { informer, seen } = start();
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(async () => (await cluster.server.watchCount()) === 1);
-    cluster.proxy.fail({ status: 500, count: 4, match: /watch=true/ });
-    cluster.proxy.dropWatches();
+    await eventually(async () => (await t.cluster.server.watchCount()) === 1);
+    t.cluster.proxy.fail({ status: 500, count: 4, match: /watch=true/ });
+    t.cluster.proxy.dropWatches();
     await create('through-burst');
     await eventually(() => seen.includes('add through-burst'), 10_000);
     expect(watches().length).toBeGreaterThanOrEqual(6);
@@ -143,8 +128,8 @@ describe('informer against the sandbox API server', () => {
   it('re-opens a watch that went silent (half-open connection) from its last resourceVersion', async () => {
     const { informer, seen } = start('default', 500);
     await informer.waitForSync(AbortSignal.timeout(10_000));
-    await eventually(async () => (await cluster.server.watchCount()) === 1);
-    await eventually(() => cluster.proxy.stallWatches() === 1, 5000, 'a watch to stall');
+    await eventually(async () => (await t.cluster.server.watchCount()) === 1);
+    await eventually(() => t.cluster.proxy.stallWatches() === 1, 5000, 'a watch to stall');
     await create('after-stall');
     await eventually(() => seen.includes('add after-stall'), 10_000, 'the event after a stalled watch');
     expect(lists()).toHaveLength(1);
@@ -156,7 +141,7 @@ describe('informer cache transform', () => {
   it('trims every listed and watched object before the cache and the handlers see it', async () => {
     await create('listed', { keep: 'a', drop: 'x'.repeat(1000) }, { app: 'x' });
     const informer = createInformer<ConfigMap>({
-      client: cluster.client,
+      client: t.cluster.client,
       type: resources.configmaps,
       namespace: 'default',
       backoff: fastBackoff,
@@ -164,7 +149,7 @@ describe('informer cache transform', () => {
     });
     const handled: ConfigMap[] = [];
     informer.addHandlers({ add: (o) => handled.push(o), update: (_old, o) => handled.push(o), delete: (o) => handled.push(o) });
-    void informer.run(stop.signal);
+    void informer.run(t.stop.signal);
     expect(await informer.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
     await create('watched', { keep: 'b', drop: 'y' });
     await eventually(() => informer.cache.size() === 2);

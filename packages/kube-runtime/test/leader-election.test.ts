@@ -1,29 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLeaderElector, resources, type KubeClient, type Lease, type LeaderElector } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { attachTestCluster, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
+import { useClusterPerTest } from './support/cluster-per-test.ts';
 
 // controller-runtime's 15 s / 10 s / 2 s, scaled down 10x so a takeover fits in a fast test.
 const timings = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
 // The Lease holds whole seconds, so others judge it by 2 s: the bound that safety is about.
 const leaseOnTheWireMs = 2000;
 
-let cluster: TestCluster;
-const stops: AbortController[] = [];
-let server: ApiServerControl;
-beforeAll(async () => {
-  server = await forkApiServer({ bookmarkIntervalMs: 100 });
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  cluster = await attachTestCluster(server);
-});
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await cluster.stop();
-});
+const t = useClusterPerTest({ bookmarkIntervalMs: 100 });
 
 interface Candidate {
   elector: LeaderElector;
@@ -34,8 +19,7 @@ interface Candidate {
 }
 
 function candidate(client: KubeClient, identity: string, extra: { releaseOnCancel?: boolean; drain?: () => Promise<void> } = {}): Candidate {
-  const stop = new AbortController();
-  stops.push(stop);
+  const stop = t.newStop();
   const c: Candidate = { stop, leading: undefined, drainedBeforeRelease: false } as Candidate;
   c.elector = createLeaderElector({
     client, namespace: 'default', name: 'ray-operator-leader', identity, ...timings,
@@ -48,16 +32,16 @@ function candidate(client: KubeClient, identity: string, extra: { releaseOnCance
 }
 
 const lease = async (): Promise<Lease> => {
-  const r = await cluster.direct.get<Lease>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+  const r = await t.cluster.direct.get<Lease>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 };
 
 describe('Lease leader election with two managers', () => {
   it('elects exactly one leader and keeps renewing the Lease', async () => {
-    const a = candidate(cluster.direct, 'a');
+    const a = candidate(t.cluster.direct, 'a');
     await eventually(() => a.elector.isLeader());
-    const b = candidate(cluster.direct, 'b');
+    const b = candidate(t.cluster.direct, 'b');
     const first = await lease();
     expect(first.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 2, leaseTransitions: 0 });
     expect(first.spec?.renewTime).toMatch(/\.\d{6}Z$/);
@@ -68,9 +52,9 @@ describe('Lease leader election with two managers', () => {
 
   it('on shutdown drains first, then releases, and the other takes over well within the lease duration', async () => {
     let drained = false;
-    const a = candidate(cluster.direct, 'a', { drain: async () => { await new Promise((r) => setTimeout(r, 300)); drained = true; } });
+    const a = candidate(t.cluster.direct, 'a', { drain: async () => { await new Promise((r) => setTimeout(r, 300)); drained = true; } });
     await eventually(() => a.elector.isLeader());
-    const b = candidate(cluster.direct, 'b');
+    const b = candidate(t.cluster.direct, 'b');
     a.stop.abort();
     expect(a.leading?.aborted).toBe(true); // stops reconciling at once
     expect(await a.done).toBe('released');
@@ -82,9 +66,9 @@ describe('Lease leader election with two managers', () => {
   });
 
   it('takes over from a leader that died without releasing after the lease expires', async () => {
-    const a = candidate(cluster.direct, 'a', { releaseOnCancel: false });
+    const a = candidate(t.cluster.direct, 'a', { releaseOnCancel: false });
     await eventually(() => a.elector.isLeader());
-    const b = candidate(cluster.direct, 'b');
+    const b = candidate(t.cluster.direct, 'b');
     a.stop.abort();
     expect(await a.done).toBe('stopped');
     const died = Date.now();
@@ -96,9 +80,9 @@ describe('Lease leader election with two managers', () => {
   });
 
   it('stops leading at once when it cannot renew within the renew deadline', async () => {
-    const a = candidate(cluster.client, 'a');
+    const a = candidate(t.cluster.client, 'a');
     await eventually(() => a.elector.isLeader());
-    cluster.proxy.fail({ status: 503, count: 1000, match: /leases/ });
+    t.cluster.proxy.fail({ status: 503, count: 1000, match: /leases/ });
     const cut = Date.now();
     expect(await a.done).toBe('lost');
     expect(a.leading?.aborted).toBe(true);
@@ -107,11 +91,11 @@ describe('Lease leader election with two managers', () => {
   });
 
   it('notices when another holder overwrote the Lease and stops leading', async () => {
-    const a = candidate(cluster.direct, 'a');
+    const a = candidate(t.cluster.direct, 'a');
     await eventually(() => a.elector.isLeader());
     // A newer holder (for example after a network partition) takes the lease.
     const current = await lease();
-    const stolen = await cluster.direct.replace(resources.leases, { ...current, spec: { ...current.spec, holderIdentity: 'intruder', renewTime: new Date().toISOString().replace('Z', '000Z') } });
+    const stolen = await t.cluster.direct.replace(resources.leases, { ...current, spec: { ...current.spec, holderIdentity: 'intruder', renewTime: new Date().toISOString().replace('Z', '000Z') } });
     expect(stolen.ok).toBe(true);
     expect(await a.done).toBe('lost');
   });

@@ -1,25 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger, createManager, resources, type KubeClient, type KubeObject, type Manager, type ManagerExit } from '../src/index.ts';
 import { eventually } from './support/eventually.ts';
-import { attachTestCluster, configMap, forkApiServer, type ApiServerControl, type TestCluster } from './support/sandbox.ts';
+import { configMap } from './support/sandbox.ts';
+import { useClusterPerTest } from './support/cluster-per-test.ts';
 
-let cluster: TestCluster;
-const stops: AbortController[] = [];
-let server: ApiServerControl;
-beforeAll(async () => {
-  server = await forkApiServer({ bookmarkIntervalMs: 100 });
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  cluster = await attachTestCluster(server);
-});
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await cluster.stop();
-});
+const t = useClusterPerTest({ bookmarkIntervalMs: 100 });
 
 const leaderElection = { id: 'ray-operator-leader', namespace: 'default', leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
 
@@ -53,8 +39,7 @@ function run(client: KubeClient, o: { identity?: string; election?: boolean; sig
     },
   });
   controller.watch(informer);
-  const stop = new AbortController();
-  stops.push(stop);
+  const stop = t.newStop();
   return { manager, stop, exit: manager.start(stop.signal), reconciled };
 }
 
@@ -65,9 +50,9 @@ const get = async (address: string | undefined, path: string) => {
 
 describe('manager', () => {
   it('serves controller-runtime metrics, /healthz, and /readyz only after the caches synced', async () => {
-    cluster.proxy.fail({ status: 503, count: 3, match: /configmaps\?limit/ });
-    await cluster.direct.create(resources.configmaps, configMap('one'));
-    const m = run(cluster.client);
+    t.cluster.proxy.fail({ status: 503, count: 3, match: /configmaps\?limit/ });
+    await t.cluster.direct.create(resources.configmaps, configMap('one'));
+    const m = run(t.cluster.client);
     const probes = await eventually(() => m.manager.addresses().probes);
     expect((await get(probes, '/healthz')).status).toBe(200);
     const notReady = await get(probes, '/readyz?verbose');
@@ -99,8 +84,8 @@ describe('manager', () => {
     const logs = new PassThrough();
     const lines: Array<Record<string, unknown>> = [];
     logs.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l))));
-    await cluster.direct.create(resources.configmaps, configMap('logged'));
-    const m = run(cluster.direct, { logs });
+    await t.cluster.direct.create(resources.configmaps, configMap('logged'));
+    const m = run(t.cluster.direct, { logs });
     await eventually(() => lines.find((l) => l.msg === 'reconciling'));
     const line = lines.find((l) => l.msg === 'reconciling')!;
     expect(line).toMatchObject({ level: 'info', controller: 'configmap', namespace: 'default', name: 'logged' });
@@ -110,12 +95,12 @@ describe('manager', () => {
   });
 
   it('with two replicas only the leader reconciles; the other takes over when the leader stops', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('shared'));
-    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await t.cluster.direct.create(resources.configmaps, configMap('shared'));
+    const a = run(t.cluster.direct, { election: true, identity: 'a' });
     await eventually(() => a.reconciled.includes('default/shared'));
-    const b = run(cluster.direct, { election: true, identity: 'b' });
+    const b = run(t.cluster.direct, { election: true, identity: 'b' });
     await eventually(async () => (await get(b.manager.addresses().probes, '/readyz')).status === 200);
-    await cluster.direct.create(resources.configmaps, configMap('second'));
+    await t.cluster.direct.create(resources.configmaps, configMap('second'));
     await eventually(() => a.reconciled.includes('default/second'));
     expect(b.reconciled).toEqual([]);
     expect((await get(a.manager.addresses().metrics, '/metrics')).text).toContain('leader_election_master_status{name="ray-operator-leader"} 1');
@@ -127,15 +112,15 @@ describe('manager', () => {
   });
 
   it('kill() stops at once and leaves the lease held: the other replica leads only after the lease duration', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('crash'));
-    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await t.cluster.direct.create(resources.configmaps, configMap('crash'));
+    const a = run(t.cluster.direct, { election: true, identity: 'a' });
     await eventually(() => a.reconciled.includes('default/crash'));
-    const b = run(cluster.direct, { election: true, identity: 'b' });
+    const b = run(t.cluster.direct, { election: true, identity: 'b' });
     await b.manager.started();
     const killedAt = Date.now();
     await a.manager.kill();
     expect(await a.exit).toBe('stopped');
-    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await t.cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // not released
     await eventually(() => b.reconciled.includes('default/crash'), 10_000, 'b to take over');
     // b waits out the lease from when it last saw a renewal (up to a renew deadline before the kill, under load),
@@ -144,47 +129,47 @@ describe('manager', () => {
   });
 
   it('stop() releases the lease: the other replica leads without waiting out the duration', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('handover'));
-    const a = run(cluster.direct, { election: true, identity: 'a' });
+    await t.cluster.direct.create(resources.configmaps, configMap('handover'));
+    const a = run(t.cluster.direct, { election: true, identity: 'a' });
     await eventually(() => a.reconciled.includes('default/handover'));
     await a.manager.stop();
     expect(await a.exit).toBe('stopped');
-    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await t.cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('');
   });
 
   it('on SIGTERM finishes the in-flight reconcile, then releases the lease', async () => {
     let release!: () => void;
     let finished = false;
-    await cluster.direct.create(resources.configmaps, configMap('slow'));
-    const m = run(cluster.direct, { election: true, identity: 'a', signals: true, hold: async () => { await new Promise<void>((r) => (release = r)); finished = true; } });
+    await t.cluster.direct.create(resources.configmaps, configMap('slow'));
+    const m = run(t.cluster.direct, { election: true, identity: 'a', signals: true, hold: async () => { await new Promise<void>((r) => (release = r)); finished = true; } });
     await eventually(() => m.reconciled.includes('default/slow'));
     process.emit('SIGTERM', 'SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
-    const lease = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const lease = await t.cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(lease.ok && lease.value.spec.holderIdentity).toBe('a'); // still held while draining
     release();
     expect(await m.exit).toBe('stopped');
     expect(finished).toBe(true);
-    const after = await cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
+    const after = await t.cluster.direct.get<KubeObject & { spec: { holderIdentity?: string } }>(resources.leases, { namespace: 'default', name: 'ray-operator-leader' });
     expect(after.ok && after.value.spec.holderIdentity).toBe('');
   });
 
   it('stops reconciling and exits with leader-election-lost when the lease cannot be renewed', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('before-loss'));
-    const m = run(cluster.client, { election: true, identity: 'a' });
+    await t.cluster.direct.create(resources.configmaps, configMap('before-loss'));
+    const m = run(t.cluster.client, { election: true, identity: 'a' });
     await eventually(() => m.reconciled.includes('default/before-loss'));
-    cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
+    t.cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
     expect(await m.exit).toBe('leader-election-lost');
     const count = m.reconciled.length;
-    await cluster.direct.create(resources.configmaps, configMap('after-loss'));
+    await t.cluster.direct.create(resources.configmaps, configMap('after-loss'));
     await new Promise((r) => setTimeout(r, 300));
     expect(m.reconciled).toHaveLength(count);
   });
 
   it('a lost lease cancels the in-flight reconcile\'s API calls, and nothing it writes afterwards reaches the server', async () => {
-    await cluster.direct.create(resources.configmaps, configMap('fenced'));
-    const manager = createManager({ client: cluster.client, gracefulShutdownTimeoutMs: 5000, informerBackoff: { initialMs: 50, maxMs: 200 }, leaderElection: { ...leaderElection, identity: 'fenced' } });
+    await t.cluster.direct.create(resources.configmaps, configMap('fenced'));
+    const manager = createManager({ client: t.cluster.client, gracefulShutdownTimeoutMs: 5000, informerBackoff: { initialMs: 50, maxMs: 200 }, leaderElection: { ...leaderElection, identity: 'fenced' } });
     const lost = { at: 0 };
     const seen: { watch?: string; write?: string } = {};
     const controller = manager.addController({
@@ -193,21 +178,20 @@ describe('manager', () => {
         if (req.key !== 'default/fenced') return;
         // A call still in flight when the lease goes (a watch here: it lasts until cancelled).
         const inFlight = manager.workClient.watch(resources.configmaps, { namespace: 'default', signal: new AbortController().signal, onEvent: () => undefined });
-        cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
+        t.cluster.proxy.fail({ status: 500, count: 10_000, match: /leases/ });
         const ended = await inFlight;
-        lost.at = cluster.proxy.requests.length;
+        lost.at = t.cluster.proxy.requests.length;
         seen.watch = ended.ok ? ended.value : ended.error.reason;
         const write = await manager.workClient.patch(resources.configmaps, { namespace: 'default', name: 'fenced' }, { data: { written: 'after the loss' } });
         seen.write = write.ok ? 'written' : write.error.reason;
       },
     });
     controller.watch(manager.informer(resources.configmaps, { namespace: 'default' }));
-    const stop = new AbortController();
-    stops.push(stop);
+    const stop = t.newStop();
     expect(await manager.start(stop.signal)).toBe('leader-election-lost');
     expect(seen).toEqual({ watch: 'ended', write: 'Aborted' });
-    expect(cluster.proxy.requests.slice(lost.at).filter((r) => r.startsWith('PATCH'))).toEqual([]);
-    const after = await cluster.direct.get<KubeObject & { data?: Record<string, string> }>(resources.configmaps, { namespace: 'default', name: 'fenced' });
+    expect(t.cluster.proxy.requests.slice(lost.at).filter((r) => r.startsWith('PATCH'))).toEqual([]);
+    const after = await t.cluster.direct.get<KubeObject & { data?: Record<string, string> }>(resources.configmaps, { namespace: 'default', name: 'fenced' });
     expect(after.ok && after.value.data?.written).toBeUndefined();
   });
 });
