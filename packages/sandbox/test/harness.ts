@@ -5,8 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll } from 'vitest';
 import { eventually as awaitCondition } from '@rayjob/test-support';
+import { createKubeClient } from '@rayjob/kube-runtime';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../src/index.ts';
+import { startJobController, type JobController } from '../src/job-controller/controller.ts';
 
 /** Response bodies in tests are read loosely; assertions pin their shape. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,6 +52,29 @@ export async function startHarness(options: ApiServerOptions = {}): Promise<Harn
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The test file's harness: started before its tests, stopped after them (what `alongside` started, first). It
+ * reads through to the running harness, so the file's tests use it as a plain Harness.
+ */
+export function useHarness(options: ApiServerOptions = {}, alongside?: (h: Harness) => Promise<{ stop(): Promise<void> }>): Harness {
+  let current: Harness | undefined;
+  let companion: { stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    current = await startHarness(options);
+    companion = await alongside?.(current);
+  });
+  afterAll(async () => {
+    await companion?.stop();
+    await current?.stop();
+  });
+  return new Proxy({} as Harness, {
+    get: (_, key) => {
+      if (current === undefined) throw new Error('the harness runs only while the file\'s tests do');
+      return Reflect.get(current, key);
+    },
+  });
 }
 
 /** Poll until `check` returns a value other than undefined/false, or fail after `ms`. */
@@ -125,3 +151,7 @@ export const makePod = (h: Harness, name: string) =>
 
 /** The column names of `kubectl get` output (columns are separated by two or more spaces). */
 export const tableHeader = (out: string): string[] => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);
+
+/** The Job controller beside a harness, fast backoffs, errors kept quiet: for admission tests of Job pods. */
+export const startTestJobController = async (h: Harness): Promise<JobController> =>
+  startJobController({ client: await createKubeClient({ server: h.server.url }), timing: { backoffBaseMs: 50, backoffMaxMs: 200 }, onError: () => {} });

@@ -1,21 +1,10 @@
 // Pod Security admission by namespace label, as kube-apiserver 1.32 answers: enforce refuses violating pods with
 // the real 403 text, warn answers with a warning (also for workload templates), versions pin the checks, and a
 // Job in a restricted namespace gets FailedCreate events for its refused pods.
-import { createKubeClient } from '@rayjob/kube-runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJobController, type JobController } from '../../src/job-controller/controller.ts';
-import { eventually, http, startHarness, type Harness, type Json } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { eventually, http, startTestJobController, useHarness, type Json } from '../harness.ts';
 
-let h: Harness;
-let jobs: JobController;
-beforeAll(async () => {
-  h = await startHarness();
-  jobs = startJobController({ client: await createKubeClient({ server: h.server.url }), timing: { backoffBaseMs: 50, backoffMaxMs: 200 }, onError: () => {} });
-});
-afterAll(async () => {
-  await jobs.stop();
-  await h.stop();
-});
+const h = useHarness({}, startTestJobController);
 
 const namespace = async (name: string, labels: Record<string, string>): Promise<void> => {
   const r = await h.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }));

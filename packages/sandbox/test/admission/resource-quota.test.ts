@@ -1,20 +1,9 @@
 // ResourceQuota admission for pods (and object counts) as kube-apiserver 1.32 answers: the 403 texts kubectl
 // prints, status.hard/used kept current, and a Job whose pods the quota forbids gets FailedCreate events.
-import { createKubeClient } from '@rayjob/kube-runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJobController, type JobController } from '../../src/job-controller/controller.ts';
-import { eventually, http, startHarness, type Harness, type Json } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { eventually, http, startTestJobController, useHarness, type Json } from '../harness.ts';
 
-let h: Harness;
-let jobs: JobController;
-beforeAll(async () => {
-  h = await startHarness();
-  jobs = startJobController({ client: await createKubeClient({ server: h.server.url }), timing: { backoffBaseMs: 50, backoffMaxMs: 200 }, onError: () => {} });
-});
-afterAll(async () => {
-  await jobs.stop();
-  await h.stop();
-});
+const h = useHarness({}, startTestJobController);
 
 const namespace = async (name: string): Promise<void> => {
   expect((await h.kubectl(['create', 'namespace', name])).code).toBe(0);

@@ -2,16 +2,10 @@
 // chart's kind of policy confining the operator's ServiceAccount to `*-submitter-state` ConfigMaps carrying its
 // label refuses it kube-system/x and lets it write its own; matchConditions, variables, messageExpression,
 // reason, params, failurePolicy, Warn, and broken CEL refused at create.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startHarness, type Harness, type Json } from '../harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, useHarness, type Json } from '../harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const h = useHarness();
 
 const operator = 'system:serviceaccount:rayjob-system:rayjob-operator';
 const apply = async (objects: Json[]): Promise<void> => {

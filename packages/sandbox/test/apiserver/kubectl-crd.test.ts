@@ -1,17 +1,11 @@
 // kubectl (a real child process) against the sandbox: describe with events from both Event APIs, logs,
 // and CRDs end to end (printer columns, defaults, schema and CEL validation messages).
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { microNow } from '../../src/index.ts';
-import { http, makePod as makeTestPod, startHarness, tableHeader, widgetsCrd, type Harness } from '../harness.ts';
+import { http, makePod as makeTestPod, useHarness, tableHeader, widgetsCrd } from '../harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const h = useHarness();
 
 const makePod = (name: string) => makeTestPod(h, name);
 const header = tableHeader;

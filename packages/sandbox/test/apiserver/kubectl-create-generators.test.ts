@@ -1,19 +1,13 @@
 // `kubectl create <generator>` sends built-in kinds as protobuf. Each generator's object, decoded from the
 // k8s.io proto descriptors, must be the object kubectl would have sent as JSON (`--dry-run=client -o json`
 // piped to `kubectl create -f -`): same spec, same metadata, after the server's defaulting of both.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness, type Json } from '../harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { useHarness, type Json } from '../harness.ts';
 
 // Four kubectl runs per test: allow for a loaded shared machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const h = useHarness();
 
 type Gen = { resource: string; args: (name: string) => string[] };
 const generators: Record<string, Gen> = {

@@ -1,16 +1,10 @@
 // kubectl (a real child process) against the sandbox: CRUD and printer columns for each kind, create
 // generators, apply, patch types, scale, conflicts. (describe/logs/CRDs are in kubectl-crd.test.ts.)
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, makePod as makeTestPod, startHarness, tableHeader, type Harness } from '../harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, makePod as makeTestPod, useHarness, tableHeader } from '../harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const h = useHarness();
 
 const makePod = (name: string) => makeTestPod(h, name);
 const header = tableHeader;

@@ -1,7 +1,7 @@
 // /openapi/v3 and /openapi/v2 as kubectl uses them: `kubectl explain` on CRD and built-in fields, an unknown
 // kind answered "no matches for kind" (as by a real server), and schemas that follow the served kinds.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startHarness, type Harness } from '../harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, useHarness } from '../harness.ts';
 
 const rayJobCrd = new URL('../../../core/crds/ray.io_rayjobs.yaml', import.meta.url).pathname;
 
@@ -30,13 +30,9 @@ spec:
                   description: How many knobs the gadget has.
 `;
 
-let h: Harness;
+const h = useHarness({ crds: [rayJobCrd] });
 beforeAll(async () => {
-  h = await startHarness({ crds: [rayJobCrd] });
   expect((await h.kubectl(['create', '-f', '-'], documentedCrd)).stderr).toBe('');
-});
-afterAll(async () => {
-  await h.stop();
 });
 
 describe('kubectl explain', () => {
