@@ -5,14 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  attachOnlyMarkKey, buildRayCluster, buildSubmitterJob, buildSubmitterStateConfigMap, defaultDecisionSettings, submissionOptions, submitterStateConfigMapName,
+  attachOnlyMarkKey, buildRayCluster, buildSubmitterStateConfigMap, submitterStateConfigMapName,
   type Container, type EnvVar,
 } from '../../src/index.ts';
 import { makeRayJob } from '../rayjob/fixtures.ts';
+import { CLUSTER, JOB_ID, settings, submitterJobFor } from './submitter-fixtures.ts';
 
-const settings = defaultDecisionSettings;
-const CLUSTER = 'rayjob-sample-x7k2p';
-const JOB_ID = 'rayjob-sample-b9q4z';
 const fromMark: EnvVar = {
   name: 'RAYJOB_SUBMITTER_ATTACH_ONLY',
   valueFrom: { configMapKeyRef: { name: 'rayjob-sample-submitter-state', key: `attach-only.${CLUSTER}.${JOB_ID}`, optional: true } },
@@ -21,14 +19,7 @@ const literal: EnvVar = { name: 'RAYJOB_SUBMITTER_ATTACH_ONLY', value: 'true' };
 const attachOnlyEnv = (c: Container | undefined) => (c?.env ?? []).filter((e) => e.name === 'RAYJOB_SUBMITTER_ATTACH_ONLY');
 
 function k8sJobContainer(spec: Record<string, unknown>, attachOnly: boolean): Container | undefined {
-  const rayJob = makeRayJob({ spec });
-  const options = submissionOptions(rayJob);
-  if (!options.ok) throw new Error(options.error);
-  const job = buildSubmitterJob({
-    rayJob, dashboardURL: `${CLUSTER}-head-svc.default.svc.cluster.local:8265`, jobId: JOB_ID, clusterName: CLUSTER,
-    clusterSpec: rayJob.spec.rayClusterSpec, options: options.value, settings, attachOnly,
-  });
-  return job.spec?.template.spec?.containers?.[0];
+  return submitterJobFor(spec, attachOnly).spec?.template.spec?.containers?.[0];
 }
 
 function sidecar(attachOnly: boolean): Container | undefined {

@@ -4,14 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  buildRayCluster, buildSubmitterJob, currentHeadIP, defaultDecisionSettings, submissionOptions, submitterStateKey, SubmitterEnv,
+  buildRayCluster, currentHeadIP, submitterStateKey, SubmitterEnv,
   type Container, type EnvVar, type Pod, type RayCluster,
 } from '../../src/index.ts';
 import { makeRayJob } from '../rayjob/fixtures.ts';
+import { CLUSTER, JOB_ID, settings, submitterJobFor } from './submitter-fixtures.ts';
 
-const settings = defaultDecisionSettings;
-const CLUSTER = 'rayjob-sample-x7k2p';
-const JOB_ID = 'rayjob-sample-b9q4z';
 const fromRecord: EnvVar = {
   name: 'RAYJOB_SUBMITTER_EXPECTED_HEAD_IP',
   valueFrom: { configMapKeyRef: { name: 'rayjob-sample-submitter-state', key: `head-ip.${CLUSTER}.${JOB_ID}`, optional: true } },
@@ -19,14 +17,7 @@ const fromRecord: EnvVar = {
 const headEnv = (c: Container | undefined) => (c?.env ?? []).filter((e) => e.name === SubmitterEnv.expectedHeadIp);
 
 function k8sJobContainers(spec: Record<string, unknown>, attachOnly: boolean): Container[] {
-  const rayJob = makeRayJob({ spec });
-  const options = submissionOptions(rayJob);
-  if (!options.ok) throw new Error(options.error);
-  const job = buildSubmitterJob({
-    rayJob, dashboardURL: `${CLUSTER}-head-svc.default.svc.cluster.local:8265`, jobId: JOB_ID, clusterName: CLUSTER,
-    clusterSpec: rayJob.spec.rayClusterSpec, options: options.value, settings, attachOnly,
-  });
-  return job.spec?.template.spec?.containers ?? [];
+  return submitterJobFor(spec, attachOnly).spec?.template.spec?.containers ?? [];
 }
 
 const ourImageTemplate = { submitterPodTemplate: { spec: { restartPolicy: 'Never', containers: [{ name: 'sub', image: settings.submitterImage, command: ['/submitter'], args: ['--', 'python x.py'] }, { name: 'proxy', image: 'envoy' }] } } };
