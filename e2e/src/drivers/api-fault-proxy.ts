@@ -39,83 +39,99 @@ const reasons: Record<number, [string, string]> = {
 
 type Kubeconfig = { clusters: Array<{ name: string; cluster: Record<string, unknown> & { server: string } }> };
 
+/** The faults armed so far, what was injected, and the open watches. */
+interface ProxyFaults {
+  // Keyed by namespace ('' = any request): faults aimed at one namespace leave every other one alone.
+  fails: Map<string, { count: number; status: number }>;
+  conflicts: Map<string, number>;
+  gone: number;
+  counts: Record<string, number>;
+  watches: Set<ServerResponse>;
+}
+
+const count = (faults: ProxyFaults, what: string) => { faults.counts[what] = (faults.counts[what] ?? 0) + 1; };
+
+function answer(res: ServerResponse, code: number, reason: string, message: string): void {
+  res.writeHead(code, { 'content-type': 'application/json', ...(code === 429 && { 'retry-after': '1' }) });
+  res.end(statusBody(code, reason, message));
+}
+
+/** Passes the request to the API server and its answer back; a watch's answer is kept open in `watches`. */
+function forward(upstream: URL, watches: Set<ServerResponse>, req: IncomingMessage, res: ServerResponse, isWatch: boolean): void {
+  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const proxied = send(
+    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, rejectUnauthorized: false },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      if (isWatch) {
+        watches.add(res);
+        res.once('close', () => watches.delete(res));
+      }
+      up.pipe(res);
+    },
+  );
+  proxied.on('error', (error) => {
+    if (!res.headersSent) answer(res, 503, 'ServiceUnavailable', `proxy: ${error.message}`);
+    else res.destroy();
+  });
+  req.pipe(proxied);
+  res.once('close', () => proxied.destroy());
+}
+
+/** A watch from a resourceVersion gets a 410 Gone ERROR event and ends, as after the history was compacted. */
+function answerGone(faults: ProxyFaults, req: IncomingMessage, res: ServerResponse, rv: string | null): void {
+  faults.gone -= 1;
+  count(faults, 'gone');
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(`${JSON.stringify({ type: 'ERROR', object: JSON.parse(statusBody(410, 'Expired', `too old resource version: ${rv} (${Number(rv) + 1000})`)) })}\n`);
+}
+
+/** Answers the request with an armed fault if one applies to it; false when it should go to the API server. */
+function injectFault(faults: ProxyFaults, req: IncomingMessage, res: ServerResponse, url: URL, isWatch: boolean): boolean {
+  const isWrite = req.method === 'PUT' || req.method === 'PATCH' || req.method === 'POST';
+  if (isWatch && faults.gone > 0 && (url.searchParams.get('resourceVersion') ?? '') !== '') {
+    answerGone(faults, req, res, url.searchParams.get('resourceVersion'));
+    return true;
+  }
+  const namespace = /\/namespaces\/([^/]+)\//.exec(url.pathname)?.[1] ?? '';
+  const failKey = [namespace, ''].find((k) => (faults.fails.get(k)?.count ?? 0) > 0);
+  const fail = failKey === undefined ? undefined : faults.fails.get(failKey);
+  if (!isWatch && fail) {
+    fail.count -= 1;
+    count(faults, String(fail.status));
+    req.resume();
+    const [reason, message] = reasons[fail.status] ?? ['InternalError', 'injected'];
+    answer(res, fail.status, reason, message);
+    return true;
+  }
+  const conflictKey = [namespace, ''].find((k) => (faults.conflicts.get(k) ?? 0) > 0);
+  if (isWrite && conflictKey !== undefined) {
+    faults.conflicts.set(conflictKey, (faults.conflicts.get(conflictKey) ?? 0) - 1);
+    count(faults, '409');
+    req.resume();
+    answer(res, 409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
+    return true;
+  }
+  return false;
+}
+
 /**
  * Proxies the API server of `sourceKubeconfig`; writes `kubeconfigPath`, the same kubeconfig (same user and
  * credentials) pointing at the proxy. The proxy itself speaks plain HTTP on loopback.
  */
-// structure-exception(function-lines startApiFaultProxy): over the limit before #21 set it; the split is left for a follow-up of #21
 export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPath: string): Promise<ApiFaultProxy> {
   const config = parse(await readFile(sourceKubeconfig, 'utf8')) as Kubeconfig;
   const first = config.clusters[0];
   if (!first) throw new Error(`${sourceKubeconfig}: no cluster`);
   const upstream = new URL(first.cluster.server);
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-  // Keyed by namespace ('' = any request): faults aimed at one namespace leave every other one alone.
-  const fails = new Map<string, { count: number; status: number }>();
-  const conflicts = new Map<string, number>();
-  let gone = 0;
-  const counts: Record<string, number> = {};
-  const count = (what: string) => { counts[what] = (counts[what] ?? 0) + 1; };
-  const watches = new Set<ServerResponse>();
-
-  const answer = (res: ServerResponse, code: number, reason: string, message: string) => {
-    res.writeHead(code, { 'content-type': 'application/json', ...(code === 429 && { 'retry-after': '1' }) });
-    res.end(statusBody(code, reason, message));
-  };
-
-  const forward = (req: IncomingMessage, res: ServerResponse, isWatch: boolean) => {
-    const proxied = send(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, rejectUnauthorized: false },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        if (isWatch) {
-          watches.add(res);
-          res.once('close', () => watches.delete(res));
-        }
-        up.pipe(res);
-      },
-    );
-    proxied.on('error', (error) => {
-      if (!res.headersSent) answer(res, 503, 'ServiceUnavailable', `proxy: ${error.message}`);
-      else res.destroy();
-    });
-    req.pipe(proxied);
-    res.once('close', () => proxied.destroy());
-  };
+  const faults: ProxyFaults = { fails: new Map(), conflicts: new Map(), gone: 0, counts: {}, watches: new Set() };
+  const { watches } = faults;
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const isWatch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
-    const isWrite = req.method === 'PUT' || req.method === 'PATCH' || req.method === 'POST';
-    if (isWatch && gone > 0 && (url.searchParams.get('resourceVersion') ?? '') !== '') {
-      gone -= 1;
-      count('gone');
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const rv = url.searchParams.get('resourceVersion');
-      res.end(`${JSON.stringify({ type: 'ERROR', object: JSON.parse(statusBody(410, 'Expired', `too old resource version: ${rv} (${Number(rv) + 1000})`)) })}\n`);
-      return;
-    }
-    const namespace = /\/namespaces\/([^/]+)\//.exec(url.pathname)?.[1] ?? '';
-    const failKey = [namespace, ''].find((k) => (fails.get(k)?.count ?? 0) > 0);
-    const fail = failKey === undefined ? undefined : fails.get(failKey);
-    if (!isWatch && fail) {
-      fail.count -= 1;
-      count(String(fail.status));
-      req.resume();
-      const [reason, message] = reasons[fail.status] ?? ['InternalError', 'injected'];
-      answer(res, fail.status, reason, message);
-      return;
-    }
-    const conflictKey = [namespace, ''].find((k) => (conflicts.get(k) ?? 0) > 0);
-    if (isWrite && conflictKey !== undefined) {
-      conflicts.set(conflictKey, (conflicts.get(conflictKey) ?? 0) - 1);
-      count('409');
-      req.resume();
-      answer(res, 409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
-      return;
-    }
-    forward(req, res, isWatch);
+    if (!injectFault(faults, req, res, url, isWatch)) forward(upstream, watches, req, res, isWatch);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -127,16 +143,16 @@ export async function startApiFaultProxy(sourceKubeconfig: string, kubeconfigPat
   return {
     url,
     kubeconfigPath,
-    failNext: (n, status, namespace = '') => { fails.set(namespace, { count: n, status }); },
-    conflictNext: (n, namespace = '') => { conflicts.set(namespace, n); },
-    goneNext: (n) => { gone = n; },
+    failNext: (n, status, namespace = '') => { faults.fails.set(namespace, { count: n, status }); },
+    conflictNext: (n, namespace = '') => { faults.conflicts.set(namespace, n); },
+    goneNext: (n) => { faults.gone = n; },
     expireWatches() {
       const open = [...watches];
       for (const res of open) res.end();
-      count('watchExpired');
+      count(faults, 'watchExpired');
       return open.length;
     },
-    injected: () => ({ ...counts }),
+    injected: () => ({ ...faults.counts }),
     close: () => new Promise<void>((resolve) => {
       for (const res of watches) res.destroy();
       server.closeAllConnections();

@@ -56,30 +56,26 @@ function withRetries(kubectl: ReturnType<typeof kubectlRunner>): ReturnType<type
 
 const kinds: Record<Resource, string> = { rayjobs: 'rayjobs.ray.io', rayclusters: 'rayclusters.ray.io', jobs: 'jobs.batch', pods: 'pods', services: 'services', events: 'events' };
 
-// structure-exception(function-lines createKubectlDriver): over the limit before #21 set it; the split is left for a follow-up of #21
-export function createKubectlDriver(options: KubectlDriverOptions): Driver {
-  const once = kubectlRunner(options);
-  const kubectl = withRetries(once);
-  const run = async (command: typeof once, args: string[], stdin?: string): Promise<string> => {
-    const r = await command(args, stdin);
-    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: exit ${r.code}: ${r.stderr.trim()}`);
-    return r.stdout;
-  };
-  const must = (args: string[], stdin?: string): Promise<string> => run(kubectl, args, stdin);
-  // A fault is done once: repeating a `pkill` or a force delete after a timeout would be a second fault.
-  const mustOnce = (args: string[]): Promise<string> => run(once, args);
-  // Reads go through one `kubectl proxy`, started on the first read (see kubectl-proxy.ts).
-  let proxy: Promise<KubectlProxy> | undefined;
-  const read = (path: string): Promise<{ status: number; text: string }> => {
-    proxy ??= startKubectlProxy({ kubectl: options.kubectl ?? 'kubectl', env: { ...process.env, ...options.env, KUBECONFIG: options.kubeconfigPath } });
-    return proxy.then((p) => p.get(path));
-  };
-  const headContainer = options.headContainer ?? 'ray-head';
+type Kubectl = ReturnType<typeof kubectlRunner>;
+
+async function stdoutOrThrow(command: Kubectl, args: string[], stdin?: string): Promise<string> {
+  const r = await command(args, stdin);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: exit ${r.code}: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/**
+ * Every fault as the command a person would type. `once` runs a command a single time: repeating a `pkill` or a
+ * force delete after a timeout would be a second fault; `kubectl` may repeat (a merge patch is idempotent).
+ */
+function kubectlFaults(once: Kubectl, kubectl: Kubectl, headContainer: string): Record<FaultName, (t: FaultTarget) => Promise<unknown>> {
+  const must = (args: string[]): Promise<string> => stdoutOrThrow(kubectl, args);
+  const mustOnce = (args: string[]): Promise<string> => stdoutOrThrow(once, args);
   const needHead = (t: FaultTarget): string => {
     if (!t.headPod) throw new Error(`no head pod for ${t.namespace}/${t.rayJob}`);
     return t.headPod;
   };
-  const faults: Record<FaultName, (t: FaultTarget) => Promise<unknown>> = {
+  return {
     deleteSubmitterPod: (t) => {
       if (!t.submitterPod) throw new Error(`no submitter pod for ${t.namespace}/${t.rayJob}`);
       return mustOnce(['delete', 'pod', '-n', t.namespace, t.submitterPod, '--wait=false']);
@@ -95,6 +91,26 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
     suspend: (t) => must(['patch', 'rayjob', '-n', t.namespace, t.rayJob, '--type', 'merge', '-p', '{"spec":{"suspend":true}}']),
     resume: (t) => must(['patch', 'rayjob', '-n', t.namespace, t.rayJob, '--type', 'merge', '-p', '{"spec":{"suspend":false}}']),
   };
+}
+
+/** Reads through one `kubectl proxy`, started on the first read (see kubectl-proxy.ts). */
+function proxyReads(options: KubectlDriverOptions) {
+  let proxy: Promise<KubectlProxy> | undefined;
+  return {
+    read(path: string): Promise<{ status: number; text: string }> {
+      proxy ??= startKubectlProxy({ kubectl: options.kubectl ?? 'kubectl', env: { ...process.env, ...options.env, KUBECONFIG: options.kubeconfigPath } });
+      return proxy.then((p) => p.get(path));
+    },
+    close: async () => { await (await proxy)?.close(); },
+  };
+}
+
+export function createKubectlDriver(options: KubectlDriverOptions): Driver {
+  const once = kubectlRunner(options);
+  const kubectl = withRetries(once);
+  const must = (args: string[], stdin?: string): Promise<string> => stdoutOrThrow(kubectl, args, stdin);
+  const { read, close } = proxyReads(options);
+  const faults = kubectlFaults(once, kubectl, options.headContainer ?? 'ray-head');
   return {
     name: options.name ?? 'kubectl',
     kubeconfigPath: options.kubeconfigPath,
@@ -138,6 +154,6 @@ export function createKubectlDriver(options: KubectlDriverOptions): Driver {
       return r.code === 0 ? { status: 200, body: r.stdout } : { status: 500, body: r.stderr };
     },
     fault: async (fault, target) => { await faults[fault](target); },
-    close: async () => { await (await proxy)?.close(); },
+    close,
   };
 }

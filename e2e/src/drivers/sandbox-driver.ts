@@ -49,64 +49,67 @@ async function expectOk(what: string, result: Promise<{ status: number; text: st
   if (!ok(status)) throw new Error(`${what}: ${status} ${text.slice(0, 300)}`);
 }
 
-// structure-exception(function-lines startSandboxDriver): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
+function startOperator(options: SandboxDriverOptions, kubeconfigPath: string, logFile: string): OperatorProcess {
+  const started = operatorProcess({
+    kubeconfigPath,
+    logFile,
+    ...(options.operatorArgs && { extraArgs: options.operatorArgs }),
+    ...(options.podPrograms?.compileCache !== undefined && { env: { NODE_COMPILE_CACHE: options.podPrograms.compileCache } }),
+  });
+  started.start();
+  return started;
+}
+
+/**
+ * The sandbox, and the operator when it could start early. The operator's kubeconfig is the API server's (known
+ * once it answers) or the fault proxy's (known once the sandbox is up). Without the proxy the operator starts
+ * alongside the node and controllers, not after them.
+ */
+async function bootSandbox(options: SandboxDriverOptions): Promise<{ sandbox: Sandbox; early: OperatorProcess | undefined }> {
   const images = scenarioImages(undefined, options.podPrograms);
   if (options.realRayBin !== undefined) images['rayproject/ray'] = realRayImage({ rayBin: options.realRayBin });
-  // The operator's kubeconfig is the API server's (known once it answers) or the fault proxy's (known once the
-  // sandbox is up). Without the proxy the operator starts alongside the node and controllers, not after them.
   let early: OperatorProcess | undefined;
-  const startOperator = (kubeconfigPath: string, logFile: string): OperatorProcess => {
-    const started = operatorProcess({
-      kubeconfigPath,
-      logFile,
-      ...(options.operatorArgs && { extraArgs: options.operatorArgs }),
-      ...(options.podPrograms?.compileCache !== undefined && { env: { NODE_COMPILE_CACHE: options.podPrograms.compileCache } }),
-    });
-    started.start();
-    return started;
-  };
-  let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({
+    const sandbox = await startSandbox({
       ...(options.dir && { dir: options.dir }), ...(options.node && { node: options.node }), crds, images,
-      ...(!options.apiFaults && { onApiServer: (api: { kubeconfigPath: string }) => { early = startOperator(api.kubeconfigPath, join(dirname(api.kubeconfigPath), 'operator.log')); } }),
+      ...(!options.apiFaults && { onApiServer: (api: { kubeconfigPath: string }) => { early = startOperator(options, api.kubeconfigPath, join(dirname(api.kubeconfigPath), 'operator.log')); } }),
     });
+    return { sandbox, early };
   } catch (error) {
     await early?.stop();
     throw error;
   }
-  const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
-  const operatorLog = join(sandbox.dir, 'operator.log');
-  const proxy = options.apiFaults ? await startApiFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
-  const operator = early ?? startOperator(proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, operatorLog);
+}
 
-  const deleteObject = (resource: Resource, namespace: string, name: string, body?: Record<string, unknown>) =>
-    expectOk(`delete ${resource} ${namespace}/${name}`, rest.request('DELETE', resourcePath(resource, namespace, name), body), (s) => s < 300 || s === 404);
+/** A Ray fault on a head pod: the emulator's control port, or with real Ray the pod's own processes. */
+async function rayFault(rest: RestAccess, realRayBin: string | undefined, target: FaultTarget, fault: 'restartJobHead' | 'killAgent'): Promise<void> {
+  if (!target.headPod) throw new Error(`${fault}: the RayJob ${target.namespace}/${target.rayJob} has no head pod`);
+  const pod = await rest.get('pods', target.namespace, target.headPod);
+  const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
+  if (!ip) throw new Error(`${fault}: head pod ${target.headPod} has no IP`);
+  if (realRayBin !== undefined) {
+    // What `kubectl exec <head> -- pkill [-9] -f ...` does on a real cluster, limited to this head pod's processes.
+    if (fault === 'restartJobHead') killPodProcesses(ip, rayProcessPatterns.jobHead, 'SIGTERM');
+    else killPodProcesses(ip, rayProcessPatterns.dashboardAgent, 'SIGKILL');
+    return;
+  }
+  const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${fault}: ${response.status} ${await response.text()}`);
+}
 
-  const rayFault = async (target: FaultTarget, fault: 'restartJobHead' | 'killAgent'): Promise<void> => {
-    if (!target.headPod) throw new Error(`${fault}: the RayJob ${target.namespace}/${target.rayJob} has no head pod`);
-    const pod = await rest.get('pods', target.namespace, target.headPod);
-    const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
-    if (!ip) throw new Error(`${fault}: head pod ${target.headPod} has no IP`);
-    if (options.realRayBin !== undefined) {
-      // What `kubectl exec <head> -- pkill [-9] -f ...` does on a real cluster, limited to this head pod's processes.
-      if (fault === 'restartJobHead') killPodProcesses(ip, rayProcessPatterns.jobHead, 'SIGTERM');
-      else killPodProcesses(ip, rayProcessPatterns.dashboardAgent, 'SIGKILL');
-      return;
-    }
-    const response = await fetch(`http://${ip}:${rayFaultControlPort}/${fault}`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) throw new Error(`${fault}: ${response.status} ${await response.text()}`);
-  };
+type DeleteObject = (resource: Resource, namespace: string, name: string, body?: Record<string, unknown>) => Promise<void>;
 
-  const faults: Record<FaultName, (t: FaultTarget) => Promise<void>> = {
+/** Every fault in-process: deletes through the API as `kubectl delete` would, Ray faults, the operator as a process. */
+function sandboxFaults(parts: { rest: RestAccess; realRayBin: string | undefined; deleteObject: DeleteObject; operator: OperatorProcess; driver: () => Driver }): Record<FaultName, (t: FaultTarget) => Promise<void>> {
+  const { rest, realRayBin, deleteObject, operator } = parts;
+  return {
     deleteSubmitterPod: (t) => {
       if (!t.submitterPod) throw new Error(`no submitter pod for ${t.namespace}/${t.rayJob}`);
       return deleteObject('pods', t.namespace, t.submitterPod);
     },
     deleteSubmitterJob: (t) => deleteObject('jobs', t.namespace, t.rayJob, { propagationPolicy: 'Background' }),
-    killJobHead: (t) => rayFault(t, 'restartJobHead'),
-    killDashboardAgent: (t) => rayFault(t, 'killAgent'),
+    killJobHead: (t) => rayFault(rest, realRayBin, t, 'restartJobHead'),
+    killDashboardAgent: (t) => rayFault(rest, realRayBin, t, 'killAgent'),
     forceDeleteHeadPod: (t) => {
       if (!t.headPod) throw new Error(`no head pod for ${t.namespace}/${t.rayJob}`);
       return deleteObject('pods', t.namespace, t.headPod, { gracePeriodSeconds: 0 });
@@ -117,9 +120,21 @@ export async function startSandboxDriver(options: SandboxDriverOptions = {}): Pr
     },
     stopOperator: () => operator.stop(),
     startOperator: async () => operator.start(),
-    suspend: (t) => driver.mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: true } }),
-    resume: (t) => driver.mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: false } }),
+    suspend: (t) => parts.driver().mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: true } }),
+    resume: (t) => parts.driver().mergePatch('rayjobs', t.namespace, t.rayJob, { spec: { suspend: false } }),
   };
+}
+
+export async function startSandboxDriver(options: SandboxDriverOptions = {}): Promise<SandboxDriver> {
+  const { sandbox, early } = await bootSandbox(options);
+  const rest: RestAccess = restAccessFromKubeconfig(sandbox.kubeconfigPath);
+  const operatorLog = join(sandbox.dir, 'operator.log');
+  const proxy = options.apiFaults ? await startApiFaultProxy(sandbox.kubeconfigPath, join(sandbox.dir, 'operator-kubeconfig')) : undefined;
+  const operator = early ?? startOperator(options, proxy?.kubeconfigPath ?? sandbox.kubeconfigPath, operatorLog);
+
+  const deleteObject: DeleteObject = (resource, namespace, name, body) =>
+    expectOk(`delete ${resource} ${namespace}/${name}`, rest.request('DELETE', resourcePath(resource, namespace, name), body), (s) => s < 300 || s === 404);
+  const faults = sandboxFaults({ rest, realRayBin: options.realRayBin, deleteObject, operator, driver: () => driver });
 
   const driver: SandboxDriver = {
     name: 'sandbox',

@@ -69,24 +69,19 @@ export interface ObserveOptions {
   logs?: boolean;
 }
 
-// structure-exception(function-lines observe): over the limit before #21 set it; the split is left for a follow-up of #21
-export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now, options: ObserveOptions = {}): Promise<Observation> {
-  // One round of reads at once (each scenario has its namespace to itself): through kubectl every read is a
-  // process that takes a while on a loaded machine, so a look must not be a chain of them.
-  const [rayJob, clusters, pods] = await Promise.all([
-    driver.get('rayjobs', namespace, name),
-    driver.list('rayclusters', namespace),
-    driver.list('pods', namespace),
-  ]);
-  const status = (rayJob?.status ?? {}) as Record<string, unknown>;
-  const clusterName = str(status.rayClusterName);
-  const mode = str((rayJob?.spec ?? {}).submissionMode) || 'K8sJobMode';
-  const cluster = clusters.find((c) => clusterName !== '' && c.metadata.name === clusterName);
-  const ofCluster = pods.filter((p) => clusterName !== '' && p.metadata.labels?.['ray.io/cluster'] === clusterName);
-  const head = ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head' && !p.metadata.deletionTimestamp)
-    ?? ofCluster.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head');
-  const workersRunning = ofCluster.filter((p) => p.metadata.labels?.['ray.io/node-type'] === 'worker' && (p.status as PodStatus | undefined)?.phase === 'Running').length;
+const nodeType = (p: KubeObject) => p.metadata.labels?.['ray.io/node-type'];
 
+/** The RayCluster's pods: its head (a live one before a terminating one) and how many workers run. */
+function clusterPods(pods: KubeObject[], clusterName: string): { head: KubeObject | undefined; workersRunning: number } {
+  const ofCluster = pods.filter((p) => clusterName !== '' && p.metadata.labels?.['ray.io/cluster'] === clusterName);
+  const head = ofCluster.find((p) => nodeType(p) === 'head' && !p.metadata.deletionTimestamp)
+    ?? ofCluster.find((p) => nodeType(p) === 'head');
+  const workersRunning = ofCluster.filter((p) => nodeType(p) === 'worker' && (p.status as PodStatus | undefined)?.phase === 'Running').length;
+  return { head, workersRunning };
+}
+
+/** The submitter: the head pod's sidecar container in SidecarMode, the Job's pod (a live one first) in K8sJobMode. */
+function findSubmitter(mode: string, head: KubeObject | undefined, pods: KubeObject[], name: string) {
   let submitterPod: KubeObject | undefined;
   const submitterPods: string[] = [];
   let submitter = { text: 'none', exited: false };
@@ -99,6 +94,52 @@ export async function observe(driver: Driver, namespace: string, name: string, s
     submitterPod = candidates.find((p) => !p.metadata.deletionTimestamp) ?? candidates[0];
     if (submitterPod) submitter = containerState(submitterPod);
   }
+  return { submitterPod, submitterPods, submitter };
+}
+
+/** A JSON answer's field, or undefined when the answer is no JSON (a non-JSON answer is no answer). */
+function jsonField(body: string, read: (value: unknown) => void): void {
+  try {
+    read(JSON.parse(body));
+  } catch { /* ignore */ }
+}
+
+/** The Ray job as the head's dashboard shows it: how many submissions it lists, the job's status and logs. */
+async function lookAtRayJob(driver: Driver, namespace: string, observation: Observation, options: ObserveOptions): Promise<void> {
+  const service = `${observation.cluster}-head-svc`;
+  const jobPath = `/api/jobs/${encodeURIComponent(observation.jobId)}`;
+  const [list, job, logs] = await Promise.all([
+    driver.dashboard(namespace, service, '/api/jobs/'),
+    observation.jobId === '' ? undefined : driver.dashboard(namespace, service, jobPath),
+    observation.jobId === '' || options.logs === false ? undefined : driver.dashboard(namespace, service, `${jobPath}/logs`),
+  ]);
+  if (list?.status === 200) jsonField(list.body, (jobs) => { observation.submissions = (jobs as unknown[]).length; });
+  if (job?.status === 404) observation.rayJobNotFound = true;
+  if (job?.status === 200) jsonField(job.body, (body) => { observation.rayStatus = str((body as { status?: unknown }).status); });
+  if (logs?.status === 200) {
+    jsonField(logs.body, (body) => {
+      observation.logs = str((body as { logs?: unknown }).logs);
+      const { step, of } = lastStep(observation.logs);
+      observation.progress = step;
+      observation.progressOf = of;
+    });
+  }
+}
+
+export async function observe(driver: Driver, namespace: string, name: string, startMs: number, now = Date.now, options: ObserveOptions = {}): Promise<Observation> {
+  // One round of reads at once (each scenario has its namespace to itself): through kubectl every read is a
+  // process that takes a while on a loaded machine, so a look must not be a chain of them.
+  const [rayJob, clusters, pods] = await Promise.all([
+    driver.get('rayjobs', namespace, name),
+    driver.list('rayclusters', namespace),
+    driver.list('pods', namespace),
+  ]);
+  const status = (rayJob?.status ?? {}) as Record<string, unknown>;
+  const clusterName = str(status.rayClusterName);
+  const mode = str((rayJob?.spec ?? {}).submissionMode) || 'K8sJobMode';
+  const cluster = clusters.find((c) => clusterName !== '' && c.metadata.name === clusterName);
+  const { head, workersRunning } = clusterPods(pods, clusterName);
+  const { submitterPod, submitterPods, submitter } = findSubmitter(mode, head, pods, name);
 
   const observation: Observation = {
     atMs: now() - startMs,
@@ -120,35 +161,6 @@ export async function observe(driver: Driver, namespace: string, name: string, s
     progressOf: 0,
     submitterPods,
   };
-
-  if (cluster && head && (head.status as PodStatus | undefined)?.phase === 'Running') {
-    const service = `${clusterName}-head-svc`;
-    const jobPath = `/api/jobs/${encodeURIComponent(observation.jobId)}`;
-    const [list, job, logs] = await Promise.all([
-      driver.dashboard(namespace, service, '/api/jobs/'),
-      observation.jobId === '' ? undefined : driver.dashboard(namespace, service, jobPath),
-      observation.jobId === '' || options.logs === false ? undefined : driver.dashboard(namespace, service, `${jobPath}/logs`),
-    ]);
-    if (list?.status === 200) {
-      try {
-        const jobs = JSON.parse(list.body) as unknown[];
-        observation.submissions = jobs.length;
-      } catch { /* a non-JSON answer is no answer */ }
-    }
-    if (job?.status === 404) observation.rayJobNotFound = true;
-    if (job?.status === 200) {
-      try {
-        observation.rayStatus = str((JSON.parse(job.body) as { status?: unknown }).status);
-      } catch { /* ignore */ }
-    }
-    if (logs?.status === 200) {
-      try {
-        observation.logs = str((JSON.parse(logs.body) as { logs?: unknown }).logs);
-        const { step, of } = lastStep(observation.logs);
-        observation.progress = step;
-        observation.progressOf = of;
-      } catch { /* ignore */ }
-    }
-  }
+  if (cluster && head && (head.status as PodStatus | undefined)?.phase === 'Running') await lookAtRayJob(driver, namespace, observation, options);
   return observation;
 }
