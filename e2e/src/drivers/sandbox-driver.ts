@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
-import { realRayImage, startSandbox, type Sandbox, type SandboxOptions } from '@rayjob/sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@rayjob/sandbox';
 import type { FaultName } from '../scenario/types.ts';
 import { startApiFaultProxy, type ApiFaultProxy } from './api-fault-proxy.ts';
 import { operatorProcess, type OperatorProcess } from './operator-process.ts';
@@ -66,8 +66,7 @@ function startOperator(options: SandboxDriverOptions, kubeconfigPath: string, lo
  * alongside the node and controllers, not after them.
  */
 async function bootSandbox(options: SandboxDriverOptions): Promise<{ sandbox: Sandbox; early: OperatorProcess | undefined }> {
-  const images = scenarioImages(undefined, options.podPrograms);
-  if (options.realRayBin !== undefined) images['rayproject/ray'] = realRayImage({ rayBin: options.realRayBin });
+  const images = scenarioImages(options.podPrograms, options.realRayBin);
   let early: OperatorProcess | undefined;
   try {
     const sandbox = await startSandbox({

@@ -1,16 +1,14 @@
-// The images scenarios use, mapped to local programs for the sandbox's kubelet: `rayproject/ray:*` runs the
-// Ray emulator (with `ray job ...` delegated to our submitter, as KubeRay's script would call the CLI), and our
-// submitter image runs the submitter from source, so a scenario always tests the code in this checkout.
+// The images scenarios use: the sandbox's one image catalog (defaultImages, also behind `npm start` and the
+// operator's tests), configured for scenarios. `rayproject/ray:*` runs the Ray emulator (or real Ray when a
+// driver asks) with `ray job ...` delegated to our submitter, as KubeRay's script would call the CLI, and our
+// submitter image runs the submitter from this checkout's source (or a bundle built from it), so a scenario
+// always tests the code in this checkout.
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SUBMITTER_IMAGE } from '@rayjob/core';
 import { imageRepository } from '@rayjob/kube-model';
-import { rayEmulatorImage, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
+import { defaultImages, type DefaultImagesOptions, type ImageCatalog, type ImageProgram } from '@rayjob/sandbox';
 
-const repo = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
-
-export const submitterMain = repo('apps/submitter-sidecar/src/main.ts');
-export const emulatorCli = repo('packages/ray-emulator/src/cli.ts');
-
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface ScenarioImageOptions {
   /** Run the submitter from this bundle (dist/submitter.mjs, as the image does) instead of from source. */
@@ -24,18 +22,21 @@ export interface ScenarioImageOptions {
   submitterImage?: ImageProgram;
 }
 
-export function scenarioImages(submitterImage = DEFAULT_SUBMITTER_IMAGE, options: ScenarioImageOptions = {}): ImageCatalog {
-  const node = process.execPath;
-  const submitter = options.submitterBundle ?? submitterMain;
-  const cacheEnv: Record<string, string> = options.compileCache === undefined ? {} : { NODE_COMPILE_CACHE: options.compileCache };
-  const ray = rayEmulatorImage({ emulatorCli, node, jobCommand: [node, submitter] });
+/** The sandbox catalog's configuration for scenarios; `realRayBin`: Ray images run real Ray from there. */
+export function scenarioImageConfig(options: ScenarioImageOptions = {}, realRayBin?: string): DefaultImagesOptions {
   return {
-    'rayproject/ray': { ...ray, env: { ...ray.env, ...cacheEnv } },
-    [imageRepository(submitterImage)]: options.submitterImage ?? {
-      entrypoint: ['/submitter'],
-      env: cacheEnv,
-      // The image's /submitter execs node on the bundle; here node runs the source (or a bundle built from it).
-      rewrite: (argv) => (argv[0] === '/submitter' ? [node, submitter, ...argv.slice(1)] : argv),
-    },
+    repoRoot,
+    realRayBin: realRayBin ?? null,
+    fromSource: true,
+    submitterImages: [DEFAULT_SUBMITTER_IMAGE],
+    rayJobsThroughSubmitter: true,
+    ...(options.submitterBundle !== undefined && { submitterBundle: options.submitterBundle }),
+    ...(options.compileCache !== undefined && { programEnv: { NODE_COMPILE_CACHE: options.compileCache } }),
   };
+}
+
+export function scenarioImages(options: ScenarioImageOptions = {}, realRayBin?: string): ImageCatalog {
+  const catalog = defaultImages(scenarioImageConfig(options, realRayBin));
+  if (options.submitterImage) catalog[imageRepository(DEFAULT_SUBMITTER_IMAGE)] = options.submitterImage;
+  return catalog;
 }

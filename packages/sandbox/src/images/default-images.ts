@@ -25,6 +25,13 @@ export interface DefaultImagesOptions {
   fromSource?: boolean;
   /** `ray job ...` in Ray images runs our submitter (default), or with false the emulator's own CLI. */
   rayJobsThroughSubmitter?: boolean;
+  /** Run the submitter from this bundle (one built for a test run, say) instead of apps/submitter-sidecar's own. */
+  submitterBundle?: string;
+  /**
+   * More environment baked into the images that run node programs (our submitter and operator, the Ray
+   * emulator), over the host's NODE_COMPILE_CACHE: e.g. a compile cache of the caller's own.
+   */
+  programEnv?: Record<string, string>;
 }
 
 export const submitterImageName = 'ghcr.io/rayjob/submitter';
@@ -61,7 +68,7 @@ function compileCacheEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
   const node = options.node ?? process.execPath;
-  const cacheEnv = compileCacheEnv(options.env ?? process.env);
+  const cacheEnv = { ...compileCacheEnv(options.env ?? process.env), ...options.programEnv };
   const shell = (cmd: string[]): ImageProgram => ({ entrypoint: [], cmd });
   const catalog: ImageCatalog = {
     busybox: shell(['sh']),
@@ -72,7 +79,7 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     node: shell([node]),
   };
   const bundle = (path: string): string | undefined => (options.fromSource ? undefined : join(options.repoRoot, path));
-  const submitter = appProgram(node, bundle('apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter'], cacheEnv);
+  const submitter = appProgram(node, options.submitterBundle ?? bundle('apps/submitter-sidecar/dist/submitter.mjs'), join(options.repoRoot, 'apps/submitter-sidecar/src/main.ts'), ['/submitter', '/app/bin/submitter'], cacheEnv);
   if (submitter) for (const image of [submitterImageName, ...(options.submitterImages ?? [])]) catalog[imageRepository(image)] = submitter;
   const operator = appProgram(node, bundle('apps/operator/dist/operator.mjs'), join(options.repoRoot, 'apps/operator/src/main.ts'), ['/app/bin/operator'], cacheEnv);
   if (operator) catalog[operatorImageName] = operator;

@@ -96,6 +96,22 @@ describe('default images', () => {
     expect(lookupImage(cached, 'busybox')?.env).toBeUndefined();
   });
 
+  it('a given submitter bundle and program environment reach the submitter, the operator and the Ray emulator (`ray job` included)', async () => {
+    const built = join(repo, 'elsewhere/submitter.mjs');
+    await mkdir(join(repo, 'elsewhere'), { recursive: true });
+    await writeFile(built, '');
+    const catalog = defaultImages({ repoRoot: repo, realRayBin: null, node: '/n', env: {}, fromSource: true, submitterBundle: built, programEnv: { NODE_COMPILE_CACHE: '/cc' } });
+    const submitter = lookupImage(catalog, 'ghcr.io/rayjob/submitter:latest');
+    const ray = lookupImage(catalog, 'rayproject/ray:2.58.0');
+    expect(submitter).toMatchObject({ entrypoint: ['/n', built], env: { NODE_COMPILE_CACHE: '/cc' } });
+    expect(ray?.env).toMatchObject({ NODE_COMPILE_CACHE: '/cc', RAYJOB_RAY_JOB_COMMAND: JSON.stringify(['/n', built]) });
+    // Without them: the source (fromSource), and no environment of ours in the images.
+    const plain = defaultImages({ repoRoot: repo, realRayBin: null, node: '/n', env: {}, fromSource: true });
+    expect(lookupImage(plain, 'ghcr.io/rayjob/submitter')?.entrypoint).toEqual(['/n', join(repo, 'apps/submitter-sidecar/src/main.ts')]);
+    expect(lookupImage(plain, 'ghcr.io/rayjob/submitter')?.env).toBeUndefined();
+    expect(lookupImage(plain, 'rayproject/ray')?.env?.NODE_COMPILE_CACHE).toBeUndefined();
+  });
+
   // The operator builds submitter containers with `command: [/submitter]` (the image's ENTRYPOINT): without the
   // mapping such a pod failed with StartError (exec: "/submitter": executable file not found).
   it.each([
