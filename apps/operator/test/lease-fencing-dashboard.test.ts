@@ -35,7 +35,7 @@ describe('lease fencing of dashboard calls', { timeout: 200_000 }, () => {
     await eventually('the Ray job submission to be held', () => {
       if (!env.operator.isLeader()) throw new Error('the replica lost its lease by itself (a machine too loaded for the lease timings)');
       return proxy.seen.some((s) => s.fault === 'hold');
-    }, 120_000);
+    }, 120_000, 50); // a fixed pause: the faults go in right after the hold is seen, well before its call times out
     const heldAt = Date.now();
     for (const method of ['GET', 'PUT']) proxy.inject({ method, path: /\/leases\//, fault: { kind: 'answer', status: 503 }, times: 100_000 });
     // The submission's client still waits at the last look before the loss (the abort may close it before the next).

@@ -37,7 +37,7 @@ describe('lease fencing', { timeout: 200_000 }, () => {
     await eventually('the RayCluster create to be held', () => {
       if (!env.operator.isLeader()) throw new Error('the replica lost its lease by itself (a machine too loaded for the lease timings)');
       return proxy.seen.some((s) => s.fault === 'hold');
-    }, 120_000);
+    }, 120_000, 50); // a fixed pause: the faults go in right after the hold is seen, well before its call times out
     // From now on the lease cannot be renewed: the renew deadline passes while the create is in flight.
     for (const method of ['GET', 'PUT']) proxy.inject({ method, path: /\/leases\//, fault: { kind: 'answer', status: 503 }, times: 100_000 });
     await eventually('the lease to be lost', () => !env.operator.isLeader(), 30_000, 20);

@@ -6,8 +6,14 @@ export interface EventuallyOptions {
   what: string;
   /** The bound; every wait has one. Default 10 s. */
   withinMs?: number;
-  /** Pause between checks. Default 20 ms. */
+  /** Pause between checks (the first pause, with maxEveryMs). Default 20 ms. */
   everyMs?: number;
+  /**
+   * With it, each pause is 1.5x the one before, up to this: a long wait that is not latency-sensitive checks a few
+   * times a second instead of 20-50 times (each check is an API request on both sides: CPU that grows with the
+   * wait on a loaded machine), while a condition met at once is still seen within everyMs. Default: no growth.
+   */
+  maxEveryMs?: number;
   /** A check that throws is tried again (default); with false the error ends the wait at once. */
   retryErrors?: boolean;
 }
@@ -17,6 +23,7 @@ export async function eventually<T>(check: () => T | undefined | null | false | 
   const withinMs = options.withinMs ?? 10_000;
   const deadline = Date.now() + withinMs;
   let last: unknown;
+  let pauseMs = options.everyMs ?? 20;
   for (;;) {
     try {
       const value = await check();
@@ -26,6 +33,7 @@ export async function eventually<T>(check: () => T | undefined | null | false | 
       last = error;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting for ${options.what}${last === undefined ? '' : `: ${String(last)}`}`);
-    await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 20));
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    if (options.maxEveryMs !== undefined) pauseMs = Math.min(options.maxEveryMs, Math.max(pauseMs, Math.ceil(pauseMs * 1.5)));
   }
 }

@@ -19,6 +19,23 @@ describe('eventually', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('with maxEveryMs, pauses grow from everyMs to the cap: a long wait checks a few times a second, not 50', async () => {
+    const at: number[] = [];
+    await expect(eventually(() => { at.push(Date.now()); return false; }, { what: 'never', withinMs: 1_500, everyMs: 20, maxEveryMs: 250 })).rejects.toThrow(/timed out/);
+    // 20, 30, 45, 68, 102, 153, 230, then 250 each: ~12 checks in 1.5 s where a fixed 20 ms pause makes ~75.
+    expect(at.length).toBeGreaterThanOrEqual(8);
+    expect(at.length).toBeLessThanOrEqual(14);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    expect(gaps[0]).toBeLessThan(200);
+    expect(Math.max(...gaps.slice(-3))).toBeGreaterThanOrEqual(240);
+  });
+
+  it('without maxEveryMs, the pause stays everyMs', async () => {
+    let n = 0;
+    await expect(eventually(() => { n++; return false; }, { what: 'never', withinMs: 300, everyMs: 10 })).rejects.toThrow(/timed out/);
+    expect(n).toBeGreaterThan(12);
+  });
+
   it('with retryErrors false, an error ends the wait at once', async () => {
     await expect(eventually(() => { throw new Error('stop'); }, { what: 'x', withinMs: 5_000, retryErrors: false })).rejects.toThrow('stop');
   });

@@ -19,6 +19,11 @@ export async function api(url: string, method: string, path: string, body?: unkn
   return { status: res.status, body: parsed };
 }
 
-/** Polls `check` until it returns something other than undefined/false, or fails after `ms` naming `what`. */
-export const eventually = <T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000, everyMs = 50): Promise<T> =>
-  awaitCondition(check, { what, withinMs: ms, everyMs });
+/**
+ * Polls `check` until it returns something other than undefined/false, or fails after `ms` naming `what`. Without
+ * `everyMs` the pause starts at 50 ms and grows to 250 ms (most waits here are for reconciles and pods, seconds
+ * long: a fixed 50 ms poll spent CPU in both the test and the sandbox that grew with every second of a loaded
+ * machine); a wait whose latency is asserted passes its `everyMs` and keeps that fixed pause.
+ */
+export const eventually = <T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000, everyMs?: number): Promise<T> =>
+  awaitCondition(check, { what, withinMs: ms, ...(everyMs === undefined ? { everyMs: 50, maxEveryMs: 250 } : { everyMs }) });
