@@ -55,9 +55,13 @@ export async function startHarness(opts: { jobController?: boolean; images?: Ima
   };
 }
 
-/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. The pause grows from
+ * 25 ms to 250 ms: these waits are for processes starting and ending (seconds), and a fixed 25 ms poll cost CPU
+ * that grew with wall time on a loaded machine; no test here asserts how soon a wait ends, only bounds around it.
+ */
 export const waitFor = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> =>
-  eventually(probe, { what, withinMs: timeoutMs, everyMs: 25 });
+  eventually(probe, { what, withinMs: timeoutMs, everyMs: 25, maxEveryMs: 250 });
 
 export async function getPod(client: KubeClient, name: string, namespace = 'default'): Promise<Pod | undefined> {
   const result = await client.get<Pod>(resources.pods, { namespace, name });
