@@ -5,17 +5,11 @@
 // Throughout, a watcher checks that no group ever has more live workers than maxReplicas or loses a worker it
 // did not name, across an autoscaler crash, a user deleting a named worker and an operator restart.
 import { oomKillContainer } from '@rayjob/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, useRayClusterEnv, waitForState } from './support/raycluster-env.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv();
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv();
 
 const worker = (groupName: string, min: number, max: number, replicas: number) => ({
   groupName,

@@ -3,18 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oomKillContainer } from '@rayjob/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterEvents, clusterPath, clusterPods, condition, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterEvents, clusterPath, clusterPods, condition, getCluster, RAY_IMAGE, useRayClusterEnv, waitForState } from './support/raycluster-env.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv();
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv();
 
 const group = (groupName: string, replicas: number, extra: Json = {}) => ({
   groupName,

@@ -1,16 +1,10 @@
 // Multi-host worker groups (numOfHosts > 1) on the sandbox: our RayCluster controller creates, replaces and removes
 // a replica's hosts as a unit, labelled as KubeRay labels them (replica name, replica index, host index).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterEvents, clusterPath, clusterPods, getCluster, RAY_IMAGE, useRayClusterEnv, waitForState } from './support/raycluster-env.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv();
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv();
 
 const name = 'multi-host';
 const manifest: Json = {

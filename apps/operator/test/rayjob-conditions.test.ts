@@ -1,17 +1,11 @@
 // status.conditions on the sandbox, with our RayCluster controller: a ResourceQuota that forbids the cluster's
 // pods shows on the RayJob within seconds, told once; a status write on the RayCluster reaches the RayJob's
 // rayClusterStatus (KubeRay's e2e "RayCluster status update propagates to RayJob").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { RAY_IMAGE, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { RAY_IMAGE, useRayClusterEnv } from './support/raycluster-env.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv({ withRayJobs: true });
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv({ withRayJobs: true });
 
 const rayJob = (name: string, namespace: string, spec: Json = {}): Json => ({
   apiVersion: 'ray.io/v1',

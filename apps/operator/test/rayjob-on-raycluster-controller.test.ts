@@ -1,41 +1,15 @@
 // The whole path on our own code, no KubeRay and no stand-in: a RayJob in each submission mode runs to Complete
 // with our RayCluster controller turning its RayCluster into a head (and, for K8sJobMode, a worker group).
 import { createRayClient } from '@rayjob/ray-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { RAY_IMAGE, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { getRayJob, rayJobManifest } from './support/env.ts';
+import { useRayClusterEnv } from './support/raycluster-env.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv({ withRayJobs: true });
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv({ withRayJobs: true });
 
-function rayJob(name: string, spec: Json, workers = false): Json {
-  return {
-    apiVersion: 'ray.io/v1',
-    kind: 'RayJob',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      entrypoint: 'echo hello; sleep 1; echo done',
-      rayClusterSpec: {
-        rayVersion: '2.58.0',
-        headGroupSpec: {
-          rayStartParams: {},
-          template: { spec: { containers: [{ name: 'ray-head', image: RAY_IMAGE, ports: [{ name: 'dashboard', containerPort: 8265 }] }] } },
-        },
-        ...(workers && {
-          workerGroupSpecs: [{ groupName: 'small', replicas: 1, minReplicas: 1, maxReplicas: 2, rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-worker', image: RAY_IMAGE }] } } }],
-        }),
-      },
-      ...spec,
-    },
-  };
-}
 
-const getJob = async (name: string): Promise<Json> => (await api(env.url, 'GET', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).body;
+const getJob = (name: string): Promise<Json> => getRayJob(env.url, name);
 const waitFor = (name: string, status: string, ms = 150_000) =>
   eventually(`RayJob ${name} ${status}`, async () => {
     const j = await getJob(name);
@@ -45,10 +19,10 @@ const waitFor = (name: string, status: string, ms = 150_000) =>
 describe('RayJobs on our RayCluster controller', () => {
   it('K8sJobMode, HTTPMode and SidecarMode run to Complete; InteractiveMode once the user submits', async () => {
     const create = async (body: Json) => expect((await api(env.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', body)).status).toBe(201);
-    await create(rayJob('job-k8s', {}, true));
-    await create(rayJob('job-http', { submissionMode: 'HTTPMode' }));
-    await create(rayJob('job-sidecar', { submissionMode: 'SidecarMode' }));
-    await create(rayJob('job-interactive', { submissionMode: 'InteractiveMode', entrypoint: undefined }));
+    await create(rayJobManifest('job-k8s', {}, true));
+    await create(rayJobManifest('job-http', { submissionMode: 'HTTPMode' }));
+    await create(rayJobManifest('job-sidecar', { submissionMode: 'SidecarMode' }));
+    await create(rayJobManifest('job-interactive', { submissionMode: 'InteractiveMode', entrypoint: undefined }));
 
     const waiting = await waitFor('job-interactive', 'Waiting');
     const lookup = env.sandbox.node?.lookup;

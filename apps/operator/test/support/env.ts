@@ -111,8 +111,8 @@ export async function startEnv(argv: string[] = [], options: EnvOptions = {}): P
 /** Quiet unless OPERATOR_TEST_LOG=info (or debug) asks for the operator's JSON logs. */
 const silentTestLogger = () => createLogger({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' });
 
-/** A RayJob manifest with a one-container head running the Ray image. */
-export function rayJobManifest(name: string, spec: Json = {}): Json {
+/** A RayJob manifest with a one-container head running the Ray image; `workers`: one worker group (1 of 1..2). */
+export function rayJobManifest(name: string, spec: Json = {}, workers = false): Json {
   return {
     apiVersion: 'ray.io/v1',
     kind: 'RayJob',
@@ -125,6 +125,9 @@ export function rayJobManifest(name: string, spec: Json = {}): Json {
           rayStartParams: {},
           template: { spec: { containers: [{ name: 'ray-head', image: RAY_IMAGE, ports: [{ name: 'dashboard', containerPort: 8265 }] }] } },
         },
+        ...(workers && {
+          workerGroupSpecs: [{ groupName: 'small', replicas: 1, minReplicas: 1, maxReplicas: 2, rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-worker', image: RAY_IMAGE }] } } }],
+        }),
       },
       ...spec,
     },

@@ -10,11 +10,12 @@ import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import type { ControllerRegistration } from '../../src/controllers/types.ts';
 import { startOperator, type RunningOperator } from '../../src/operator.ts';
 import type { CacheTransforms } from '../../src/runtime/cached-fields.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { api, eventually, type Json } from './api.ts';
+import { baseArgv, SUBMITTER_IMAGE } from './env.ts';
 import { discoverPlurals, saveOperatorCalls } from './operator-calls.ts';
 
-export const RAY_IMAGE = 'rayproject/ray:2.58.0';
-export const SUBMITTER_IMAGE = 'rayjob.test/submitter:dev';
+export { RAY_IMAGE, SUBMITTER_IMAGE } from './env.ts';
 
 export interface RayClusterEnv {
   sandbox: Sandbox;
@@ -52,7 +53,7 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
     node: { timing: { probeTimeScale: options.realRay ? 1 : 0.2 } },
   });
   const loaded = loadConfig(
-    ['--enable-leader-election=false', '--metrics-addr=0', '--health-probe-bind-address=0', '--submitter-image', SUBMITTER_IMAGE, '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
+    [...baseArgv, '--kubeconfig', sandbox.kubeconfigPath, ...(options.argv ?? [])],
     {},
   );
   if (loaded.ok !== true) throw new Error(`bad test flags: ${JSON.stringify(loaded)}`);
@@ -104,6 +105,26 @@ export async function startRayClusterEnv(options: RayClusterEnvOptions = {}): Pr
       saveOperatorCalls(audit, plurals);
     },
   };
+}
+
+/**
+ * The test file's environment: started before its tests (2 min bound), stopped after them (1 min). It reads
+ * through to the running environment, so the file's tests use it as a plain RayClusterEnv.
+ */
+export function useRayClusterEnv(options: RayClusterEnvOptions = {}): RayClusterEnv {
+  let current: RayClusterEnv | undefined;
+  beforeAll(async () => {
+    current = await startRayClusterEnv(options);
+  }, 120_000);
+  afterAll(async () => {
+    await current?.stop();
+  }, 60_000);
+  return new Proxy({} as RayClusterEnv, {
+    get: (_, key) => {
+      if (current === undefined) throw new Error('the environment runs only while the file\'s tests do');
+      return Reflect.get(current, key);
+    },
+  });
 }
 
 export const clusterPath = (name: string, ns = 'default') => `/apis/ray.io/v1/namespaces/${ns}/rayclusters/${name}`;
