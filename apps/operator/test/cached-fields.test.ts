@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedFields } from '../src/runtime/cached-fields.ts';
 import { api, eventually, type Json } from './support/api.ts';
 import { keptPaths, recordCacheReads, ruleAt, type CacheReads, type FieldPath } from './support/cache-reads.ts';
-import { RAY_IMAGE, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { getRayJob, rayJobManifest } from './support/env.ts';
+import { startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
 
 const plurals = Object.keys(cachedFields);
 const informerFields = ['name', 'namespace', 'resourceVersion'];
@@ -36,30 +37,12 @@ afterAll(async () => {
 }, 60_000);
 
 function rayJob(name: string, spec: Json, workers = false): Json {
-  return {
-    apiVersion: 'ray.io/v1',
-    kind: 'RayJob',
-    metadata: { name, namespace: 'default', labels: { team: 'a' }, annotations: { note: 'x' } },
-    spec: {
-      entrypoint: 'echo hello; sleep 1; echo done',
-      shutdownAfterJobFinishes: true,
-      rayClusterSpec: {
-        rayVersion: '2.58.0',
-        headGroupSpec: {
-          rayStartParams: {},
-          template: { spec: { containers: [{ name: 'ray-head', image: RAY_IMAGE, ports: [{ name: 'dashboard', containerPort: 8265 }] }] } },
-        },
-        ...(workers && {
-          workerGroupSpecs: [{ groupName: 'small', replicas: 1, minReplicas: 1, maxReplicas: 2, rayStartParams: {}, template: { spec: { containers: [{ name: 'ray-worker', image: RAY_IMAGE }] } } }],
-        }),
-      },
-      ...spec,
-    },
-  };
+  const manifest = rayJobManifest(name, { shutdownAfterJobFinishes: true, ...spec }, workers);
+  return { ...manifest, metadata: { ...manifest.metadata, labels: { team: 'a' }, annotations: { note: 'x' } } };
 }
 
 const show = (p: FieldPath): string => p.join('.');
-const getJob = async (name: string): Promise<Json> => (await api(env.url, 'GET', `/apis/ray.io/v1/namespaces/default/rayjobs/${name}`)).body;
+const getJob = (name: string): Promise<Json> => getRayJob(env.url, name);
 const waitFor = (name: string, statuses: string[], ms = 150_000) =>
   eventually(`RayJob ${name} ${statuses.join('|')}`, async () => {
     const j = await getJob(name);
