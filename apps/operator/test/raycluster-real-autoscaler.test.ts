@@ -1,7 +1,8 @@
 // Ray's own autoscaler (Ray 2.58's `ray kuberay-autoscaler`, v1 and v2) in the head Pod's `autoscaler` sidecar on the
 // sandbox, reaching the API server from inside the Pod with the Pod's ServiceAccount token, as on a real cluster:
-// a RayJob whose cluster has one autoscaling group (min 0, max 3, 1 CPU per worker, head num-cpus 0) runs 3 tasks of
-// 1 CPU for 20 s; the workers go 0 -> 3 while the tasks wait, the job SUCCEEDS, the workers go back to 0 after
+// a RayJob whose cluster has one autoscaling group (min 0, max 2, 1 CPU per worker, head num-cpus 0) runs 2 tasks of
+// 1 CPU for 20 s; the workers go 0 -> 2 while the tasks wait (2, not 3: each real Ray node costs ~1 core while it
+// starts, and two already show several workers requested at once and the cap; #27), the job SUCCEEDS, the workers go back to 0 after
 // idleTimeoutSeconds. Prints the time from task submission to the first worker Ready and from idle to scale-down.
 // Real-Ray tier only (tools/ray/provision.sh); elsewhere it reports itself skipped. By hand, run it under
 // `flock /work/wt/realray.lock` beside other real-Ray runs.
@@ -26,7 +27,7 @@ def work(i):
     time.sleep(20)
     return i
 print("TASKS_SUBMITTED", time.time(), flush=True)
-refs = [work.remote(i) for i in range(3)]
+refs = [work.remote(i) for i in range(2)]
 print("RESULT", sum(ray.get(refs)), flush=True)
 print("TASKS_DONE", time.time(), flush=True)
 '`;
@@ -74,7 +75,7 @@ function rayJob(name: string, version: 'v1' | 'v2'): Json {
           groupName: 'cpu',
           replicas: 0,
           minReplicas: 0,
-          maxReplicas: 3,
+          maxReplicas: 2,
           rayStartParams: lean,
           template: { spec: { terminationGracePeriodSeconds: 5, containers: [{ name: 'ray-worker', image: RAY_IMAGE, env: rayEnv, resources: { limits: { cpu: '1', memory: '1Gi' } } }] } },
         }],
@@ -110,7 +111,7 @@ describe.skipIf(skipReason !== '')(`Ray's autoscaler on real Ray${skipReason}`, 
     await env?.stop();
   }, 60_000);
 
-  it.each(VERSIONS)('autoscaler %s: workers 0 -> 3 for waiting tasks, the job SUCCEEDS, back to 0 when idle', async (version) => {
+  it.each(VERSIONS)('autoscaler %s: workers 0 -> 2 for waiting tasks, the job SUCCEEDS, back to 0 when idle', async (version) => {
     const name = `autoscale-${version}`;
     let cluster = '';
     onTestFailed(async () => {
@@ -152,11 +153,11 @@ describe.skipIf(skipReason !== '')(`Ray's autoscaler on real Ray${skipReason}`, 
     const headIP = done.status.rayClusterStatus?.head?.podIP ?? (await clusterPods(env.url, cluster, 'ray.io/node-type=head'))[0]?.status?.podIP;
     const logs = ((await (await fetch(`http://${headIP}:8265/api/jobs/${done.status.jobId}/logs`)).json()) as Json).logs as string;
     const at = (tag: string) => Number(new RegExp(`${tag} ([0-9.]+)`).exec(logs)?.[1]) * 1000;
-    expect(logs).toContain('RESULT 3');
+    expect(logs).toContain('RESULT 1');
     const toReady = ((firstReadyAt ?? NaN) - at('TASKS_SUBMITTED')) / 1000;
     const toScaleDown = ((goneAt ?? NaN) - at('TASKS_DONE')) / 1000;
     console.log(`[real-autoscaler ${version}] task submission -> first worker Ready: ${toReady.toFixed(1)} s; idle -> scaled down to 0: ${toScaleDown.toFixed(1)} s (idleTimeoutSeconds 10); most workers at once: ${most}`);
-    expect(most).toBe(3);
+    expect(most).toBe(2);
     const patches = env.audit.filter((e) => e.verb === 'patch' && e.objectRef?.resource === 'rayclusters' && e.objectRef?.name === cluster);
     expect(patches.length).toBeGreaterThan(0);
     expect(new Set(patches.map((e) => e.user?.username))).toEqual(new Set([`system:serviceaccount:default:${cluster}`]));
