@@ -141,10 +141,12 @@ describe('container environment and files', () => {
   });
 
   it('gives each container a private /tmp, with volumes mounted under it', async () => {
+    // The reader waits (bounded, 30 s) for the writer's file, which appears whole by rename: a fixed sleep raced the
+    // writer's start on a loaded machine.
     const marker = `rayjob-private-${Date.now()}`;
     const created = await createPod(h.client, { metadata: { name: 'tmp' }, spec: { restartPolicy: 'Never', volumes: [{ name: 'logs', emptyDir: {} }], containers: [
-      { name: 'writer', image: 'busybox', command: ['sh', '-c', `echo private > /tmp/${marker} && echo shared > /tmp/ray/out && ls /tmp`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
-      { name: 'reader', image: 'busybox', command: ['sh', '-c', `sleep 0.5; cat /tmp/ray/out; test -e /tmp/${marker} && echo leaked || echo isolated`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
+      { name: 'writer', image: 'busybox', command: ['sh', '-c', `echo private > /tmp/${marker} && echo shared > /tmp/ray/out.part && mv /tmp/ray/out.part /tmp/ray/out && ls /tmp`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
+      { name: 'reader', image: 'busybox', command: ['sh', '-c', `i=0; while [ ! -e /tmp/ray/out ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; cat /tmp/ray/out; test -e /tmp/${marker} && echo leaked || echo isolated`], volumeMounts: [{ name: 'logs', mountPath: '/tmp/ray' }] },
     ] } });
     await waitForPhase(h.client, 'tmp', ['Succeeded']);
     // Program roots that live under /tmp (a CI checkout) stay visible at their host paths; nothing else shows.
