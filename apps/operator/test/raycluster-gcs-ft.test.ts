@@ -46,6 +46,9 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
     }, 60_000, 500);
     console.log(`${keys.length} keys of storage namespace ${storage} in Redis, e.g. ${keys.slice(0, 3).join(', ')}`);
 
+    // The Job goes with its cluster (owner reference), so its last state is read from a watch started before the
+    // deletion: a poll can miss it (the Job completes, the finalizer goes and the GC deletes the Job between two GETs).
+    const jobConditions = watchTrueConditions(env.url, `${name}-redis-cleanup`);
     const deletedAt = Date.now();
     await api(env.url, 'DELETE', clusterPath(name));
     const job = await eventually('the Redis cleanup Job', async () => {
@@ -55,15 +58,10 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
     expect(job.metadata.labels['ray.io/node-type']).toBe('redis-cleanup');
     expect(job.metadata.annotations['ray.io/external-storage-namespace']).toBe(storage);
     expect(await clusterPods(env.url, name, 'ray.io/node-type=head')).toEqual([]); // the head went first
-    // The Job goes with its cluster (owner reference): its last condition is read while the cluster is still there.
-    let jobConditions: string[] = [];
-    await eventually('the RayCluster gone', async () => {
-      const got = await api(env.url, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}-redis-cleanup`);
-      if (got.status === 200) jobConditions = (got.body.status?.conditions ?? []).filter((c: Json) => c.status === 'True').map((c: Json) => c.type as string);
-      return (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined;
-    }, 180_000, 250);
-    console.log(`FT cluster deleted in ${((Date.now() - deletedAt) / 1000).toFixed(1)} s; cleanup Job: ${jobConditions.join(', ')}`);
-    expect(jobConditions.filter((c) => c === 'Complete' || c === 'SuccessCriteriaMet'), jobConditions.join()).not.toEqual([]);
+    await eventually('the RayCluster gone', async () => (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined, 180_000, 250);
+    const seen = await eventually('the cleanup Job\'s completion seen by the watch', () => (jobConditions.seen.has('Complete') || jobConditions.seen.has('SuccessCriteriaMet')) && [...jobConditions.seen], 30_000, 100)
+      .finally(() => jobConditions.stop());
+    console.log(`FT cluster deleted in ${((Date.now() - deletedAt) / 1000).toFixed(1)} s; cleanup Job: ${seen.join(', ')}`);
     expect(await keysOf(storage)).toEqual([]);
     const reasons = (await clusterEvents(env.url, name)).map((e) => e.reason);
     expect(reasons).toContain('CreatedRedisCleanupJob');
@@ -90,3 +88,25 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
     expect(seconds).toBeGreaterThanOrEqual(5);
   }, 240_000);
 });
+
+/** Every condition type a Job showed True, from a watch on it by name (stop() ends the watch). */
+function watchTrueConditions(url: string, jobName: string): { seen: Set<string>; stop: () => void } {
+  const seen = new Set<string>();
+  const abort = new AbortController();
+  const follow = async () => {
+    const res = await fetch(`${url}/apis/batch/v1/namespaces/default/jobs?watch=true&fieldSelector=metadata.name%3D${jobName}`, { signal: abort.signal });
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of res.body ?? []) {
+      buffered += decoder.decode(chunk, { stream: true });
+      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, end).trim();
+        buffered = buffered.slice(end + 1);
+        const event: Json = line ? JSON.parse(line) : undefined;
+        for (const c of event?.object?.status?.conditions ?? []) if (c.status === 'True') seen.add(c.type as string);
+      }
+    }
+  };
+  follow().catch(() => undefined); // ends with stop(); a lost watch shows as the completion never seen
+  return { seen, stop: () => abort.abort() };
+}
