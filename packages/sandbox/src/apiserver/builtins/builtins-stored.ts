@@ -1,20 +1,12 @@
 // Built-in kinds the sandbox stores and serves but runs no controller for (no Ingress controller, no network
 // policy enforcement, no autoscaler...): KubeRay's samples and Helm charts create them, and a real cluster
 // accepts them. Same REST semantics as every other kind (defaults of the generic kind only).
-import { defineResource } from '../registry/define-resource.ts';
+import { defineResource, type ResourceSpec } from '../registry/define-resource.ts';
 import type { ResourceType } from '../registry/resource-types.ts';
 import { defaultTable } from '../tables/tables-builtin.ts';
 
-interface StoredSpec {
-  group: string;
-  version?: string;
-  plural: string;
-  kind: string;
-  namespaced?: boolean;
-  shortNames?: string[];
-  categories?: string[];
-  status?: boolean;
-}
+/** A stored kind's names (as every built-in's), and whether it has a status subresource. */
+type StoredSpec = Pick<ResourceSpec, 'group' | 'version' | 'plural' | 'kind' | 'namespaced' | 'shortNames' | 'categories'> & { status?: boolean };
 
 function stored(spec: StoredSpec): ResourceType {
   const { status, ...names } = spec;
