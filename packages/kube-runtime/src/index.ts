@@ -17,6 +17,8 @@ export { createIndexedCache, stripManagedFields, namespaceIndex, ownerIndex, lab
 export type { IndexedCache, IndexFunc } from './cache/indexed-cache.ts';
 export { keepFields, keepFieldsTransform, ruleOfKey } from './cache/keep-fields.ts';
 export type { KeepRule } from './cache/keep-fields.ts';
+export { createOwnWrites } from './own-writes/own-writes.ts';
+export type { OwnWrites, OwnWritesOptions } from './own-writes/own-writes.ts';
 export { createInformer } from './informer/informer.ts';
 export type { Informer, InformerOptions, EventHandlers } from './informer/informer.ts';
 export { listAll } from './informer/list-pages.ts';

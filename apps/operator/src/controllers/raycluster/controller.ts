@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rayClusterStatusChanged, RayClusterSchema, type RayCluster } from '@rayjob/core';
-import { annotationsChanged, anyOf, createExpectations, deletionStarted, generationChanged, labelsChanged, newControllerManagedBy, resources, type KubeObject } from '@rayjob/kube-runtime';
+import { annotationsChanged, anyOf, createExpectations, createOwnWrites, deletionStarted, generationChanged, labelsChanged, newControllerManagedBy, resources, type KubeObject } from '@rayjob/kube-runtime';
 import { Registry } from 'prom-client';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
 import type { ControllerContext, ControllerRegistration, StartedController } from '../types.ts';
@@ -51,6 +51,9 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
   // passed); a deleted one until the informer drops it.
   const expectations = createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: settings.expectationsTimeoutSeconds * 1000, deleteTtlMs: Infinity });
   for (const informer of pods) expectations.watch('Pod', informer);
+  // The clusters' own status writes, read until the cluster informers show them.
+  const ownWrites = createOwnWrites<KubeObject>();
+  for (const informer of clusters) ownWrites.watch(informer);
   const events = rayClusterEventRecorder(ctx.manager);
   const warned = createWarnedOnce();
   for (const informer of clusters) informer.addHandlers({ delete: (o) => o.metadata.uid && warned.forget(o.metadata.uid) });
@@ -68,7 +71,7 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
     now,
     randomBytes: (size: number) => new Uint8Array(randomBytes(size)),
     idleRequeueMs: config.rayCluster.idleRequeueSeconds * 1000,
-    written: new Map(),
+    ownWrites,
     warnIgnoredFeatures: (cluster: RayCluster) => {
       const found = ignoredFeatures(cluster.spec, cluster.metadata, features);
       const uid = cluster.metadata.uid ?? `${cluster.metadata.namespace}/${cluster.metadata.name}`;

@@ -13,7 +13,7 @@ import {
   type Service,
   type ValidationSettings,
 } from '@rayjob/core';
-import { describeError, isConflict, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
+import { describeError, isConflict, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type OwnWrites, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
 import { recordRayClusterEvent } from './events.ts';
 import { execute } from './execute.ts';
 import { reconcileGcsFtFinalizer } from './gcs-ft-finalizer.ts';
@@ -49,33 +49,12 @@ export interface ReconcileDeps {
   idleRequeueMs: number;
   /** Called with each valid cluster of ours: warns once about features this operator ignores. */
   warnIgnoredFeatures?: (cluster: RayCluster) => void;
-  /** The clusters' last status writes not yet seen in the cache (see `freshest`); created by the controller. */
-  written?: WrittenStatuses;
-}
-
-/**
- * Per cluster key, the object our last status write returned and the resourceVersions our writes replaced. Pod events
- * bring a reconcile before the watch brings our own write: deciding from the cached copy would write its diff
- * again from a stale resourceVersion and fail with 409 (then retry 2 s later). Bounded by the live clusters: an
- * entry goes once the cache catches up or the cluster is gone.
- */
-export type WrittenStatuses = Map<string, { superseded: Set<string>; object: KubeObject }>;
-
-/** The cluster as our own last write left it when the cache still holds the copy that write replaced. */
-function freshest(key: string, cached: KubeObject, written: WrittenStatuses | undefined): KubeObject {
-  const last = written?.get(key);
-  if (!last) return cached;
-  if (last.superseded.has(cached.metadata.resourceVersion ?? '')) return last.object;
-  written?.delete(key);
-  return cached;
-}
-
-function rememberWrite(key: string, before: KubeObject, after: KubeObject, written: WrittenStatuses | undefined): void {
-  const superseded = before.metadata.resourceVersion;
-  if (!written || !superseded) return;
-  // managedFields are the server's bookkeeping (the cache drops them too); a PUT carrying them would replace them.
-  const { managedFields: _dropped, ...metadata } = after.metadata as KubeObject['metadata'] & { managedFields?: unknown };
-  written.set(key, { superseded: new Set([...(written.get(key)?.superseded ?? []), superseded]), object: { ...after, metadata } });
+  /**
+   * The clusters' own status writes the cache does not show yet (kube-runtime's read-your-own-writes): Pod events
+   * bring a reconcile before the watch brings our write, and deciding from the cached copy would write its diff again
+   * from a stale resourceVersion (409, retried 2 s later).
+   */
+  ownWrites: OwnWrites<KubeObject>;
 }
 
 /** The cluster to plan for, or the pass's answer when there is nothing (more) to do. */
@@ -111,12 +90,12 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
   const key = `${namespace}/${name}`;
   const cached = deps.view.cluster(namespace, name);
   if (!cached) {
-    deps.written?.delete(key);
+    deps.ownWrites.forget(key);
     deps.expectations.forget(key);
     deps.metrics.forget(namespace, name);
     return undefined;
   }
-  const raw = freshest(key, cached, deps.written);
+  const raw = deps.ownWrites.freshest(cached);
   const admitted = await admit(raw, deps, log);
   if (!admitted.admitted) return admitted.result;
   const { cluster } = admitted;
@@ -162,7 +141,7 @@ export async function reconcileRayCluster(namespace: string, name: string, deps:
     if (isConflict(written.error)) return { requeueAfterMs: SHORT_REQUEUE_MS };
     return failPass(`updating the status: ${describeError(written.error)}`, log);
   }
-  if (written) rememberWrite(key, raw, written.value, deps.written);
+  if (written) deps.ownWrites.wrote(raw, written.value);
   if (written) deps.metrics.observeStatusWrite(cluster, cluster.status, statusResult.status, deps.now());
   return { requeueAfterMs: reconcileError || written ? SHORT_REQUEUE_MS : deps.idleRequeueMs };
 }

@@ -73,6 +73,8 @@ function setup(ctx: ControllerContext, options: RayJobControllerOptions): RayJob
   for (const i of jobs) expectations.watch('Job', i);
   for (const i of services) expectations.watch('Service', i);
   const state = createRayJobState(undefined, expectations);
+  // The RayJobs' own writes are read until the RayJob informers show them.
+  for (const i of rayJobs) state.ownWrites.watch(i);
   const warnIgnoredFeatures = ignoredFeaturesWarning(ctx, (rayJob, note) => recordRayJobEvent(events, rayJob, { type: 'Warning', reason: UNSUPPORTED_FEATURE_REASON, action: 'Validate', note }));
   const view = objectView(ctx);
   // A followed job's end (its log tail closed) enqueues it; the controller exists once the watches are wired below.

@@ -1,5 +1,5 @@
 import { eventNotes, type Action, type Decision, type OperatorMemory, type RayCluster, type RayJob } from '@rayjob/core';
-import { resourceOf, resources, type EventRecorder, type Expectations, type KubeClient, type KubeError, type KubeObject, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
+import { resourceOf, resources, type EventRecorder, type Expectations, type KubeClient, type KubeError, type KubeObject, type OwnWrites, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
 import { RAYJOB_CONTROLLER_NAME, recordRayJobEvent } from './events.ts';
 import { ownedBy } from './observe.ts';
@@ -29,30 +29,31 @@ export interface ExecuteDeps {
    * expectation), and creating it again would only get 409 and a GET. Its event brings a pass that sees it.
    */
   cached?: ((ref: { kind: string; namespace: string; name: string }) => Parameters<typeof ownedBy>[0] | undefined) | undefined;
+  /** Told about each write of the RayJob itself (status, finalizers): the next pass reads it until the cache shows it. */
+  ownWrites?: Pick<OwnWrites<RayJob & KubeObject>, 'wrote'> | undefined;
 }
 
 type Status = NonNullable<RayJob['status']>;
 
 /**
  * What applying one decision changed besides the API server: the operator memory to keep, the RayJob as the last
- * write returned it, the resourceVersions our own writes moved past (a copy of them still in the cache is stale),
- * whether the status was written, and what an action learnt for this pass's status write (a submission accepted).
+ * write returned it, whether the status was written, and what an action learnt for this pass's status write (a
+ * submission accepted).
  */
 export interface Pass {
   memory: OperatorMemory;
   current: RayJob;
-  versions: Array<string | undefined>;
   statusWritten: boolean;
   learnt?: Partial<Status> | undefined;
 }
 
 export const startPass = (rayJob: RayJob, decision: Decision): Pass =>
-  ({ memory: decision.memory, current: rayJob, versions: [rayJob.metadata.resourceVersion], statusWritten: false });
+  ({ memory: decision.memory, current: rayJob, statusWritten: false });
 
-/** The RayJob's resourceVersions this pass's writes moved past (the one decided on, and any between two writes). */
-export function supersededVersions(pass: Pass): string[] {
-  const last = pass.current.metadata.resourceVersion;
-  return [...new Set(pass.versions.filter((rv): rv is string => rv !== undefined && rv !== last))];
+/** A write of the RayJob landed: the pass goes on from the answer, and the next pass reads it until the cache shows it. */
+function advance(pass: Pass, next: RayJob, deps: ExecuteDeps): void {
+  deps.ownWrites?.wrote(pass.current as RayJob & KubeObject, next as RayJob & KubeObject);
+  pass.current = next;
 }
 
 const write = { fieldManager: RAYJOB_CONTROLLER_NAME };
@@ -102,8 +103,7 @@ async function writeStatus(decision: Decision, deps: ExecuteDeps, pass: Pass): P
   if (!r) return done;
   if (!r.ok) return r.error.status === 409 ? { requeue: true } : failure('status update failed', r.error);
   pass.statusWritten = true;
-  pass.current = r.value;
-  pass.versions.push(r.value.metadata.resourceVersion);
+  advance(pass, r.value, deps);
   return done;
 }
 
@@ -163,8 +163,7 @@ async function patchFinalizers(action: Extract<Action, { type: 'addFinalizer' | 
   const finalizers = action.type === 'addFinalizer' ? [...new Set([...have, action.finalizer])] : have.filter((f) => f !== action.finalizer);
   const r = await deps.client.patch<RayJob & KubeObject>(resources.rayJobs, refOf(rayJob), { metadata: { finalizers, resourceVersion: rayJob.metadata.resourceVersion } }, 'merge', write);
   if (r.ok) {
-    pass.current = { ...rayJob, metadata: { ...rayJob.metadata, ...r.value.metadata } };
-    pass.versions.push(pass.current.metadata.resourceVersion);
+    advance(pass, { ...rayJob, metadata: { ...rayJob.metadata, ...r.value.metadata } }, deps);
     return done;
   }
   if (r.error.status === 404 && action.type === 'removeFinalizer') return done;

@@ -1,8 +1,8 @@
 import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorMemory, type RayJob, type RayJobResourceStatus } from '@rayjob/core';
-import { createExpectations, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
+import { createExpectations, createOwnWrites, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type OwnWrites, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
 import { recordRayJobEvent } from './events.ts';
-import { execute, startPass, supersededVersions } from './execute.ts';
+import { execute, startPass } from './execute.ts';
 import type { JobFollowers } from './job-followers.ts';
 import { submitterRunning } from './node-check-plan.ts';
 import type { NodeTables } from './node-tables.ts';
@@ -22,10 +22,11 @@ export interface RayJobState {
   memories: Map<string, OperatorMemory>;
   uidByKey: Map<string, string>;
   /**
-   * Per key, resourceVersions our own writes moved past. The watch brings the newer copy (and a reconcile with
-   * it) shortly; deciding on an older copy would only repeat the writes and fail them with 409.
+   * The RayJobs' own writes (status, finalizers) the cache does not show yet (kube-runtime's read-your-own-writes):
+   * an owned object's event brings a reconcile before the watch brings our write, and deciding from the cached
+   * copy would repeat the write from a stale resourceVersion (409). The controller has it watch the RayJob informers.
    */
-  staleVersions: Map<string, Set<string>>;
+  ownWrites: OwnWrites<RayJob & KubeObject>;
   /**
    * The RayJobs' pending creates (RayCluster, submitter Job, Services), keyed by RayJob namespace/name, observed
    * from the informers by the controller.
@@ -36,15 +37,12 @@ export interface RayJobState {
 /** How long a create the cache has not shown yet holds back creating the object again. */
 export const CREATE_EXPECTATION_TTL_MS = 10_000;
 
-/** How long to wait for the watch to bring our own latest write before deciding again anyway. */
-const STALE_RETRY_SECONDS = 2;
-
 /** Default expectations: a private set observed only from the reconciler's own reads, on `now`'s clock. */
 export function createRayJobState(now: () => Date = () => new Date(), expectations?: Expectations): RayJobState {
   return {
     memories: new Map(),
     uidByKey: new Map(),
-    staleVersions: new Map(),
+    ownWrites: createOwnWrites(),
     expectations: expectations ?? createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: CREATE_EXPECTATION_TTL_MS }),
   };
 }
@@ -78,7 +76,7 @@ const requeueAfter = (seconds: number | undefined): ReconcileResult =>
 function forgetRayJob(namespace: string, name: string, deps: ReconcileDeps): ReconcileResult {
   const key = `${namespace}/${name}`;
   const { state } = deps;
-  state.staleVersions.delete(key);
+  state.ownWrites.forget(key);
   state.expectations.forget(key);
   deps.followers.stop(key);
   const gone = state.uidByKey.get(key);
@@ -88,14 +86,8 @@ function forgetRayJob(namespace: string, name: string, deps: ReconcileDeps): Rec
   return undefined;
 }
 
-/** Whether `raw` is a copy our own writes already moved past; also notes a new RayJob of the same name. */
-function staleOrRenewed(key: string, raw: RayJob, state: RayJobState): boolean {
-  const stale = state.staleVersions.get(key);
-  if (stale) {
-    // Not yet our latest write: wait for its watch event (a bounded retry covers a lost event).
-    if (stale.has(raw.metadata.resourceVersion ?? '')) return true;
-    state.staleVersions.delete(key);
-  }
+/** Notes a new RayJob of the same name: the old one's memory and pending creates are not its own. */
+function noteRenewed(key: string, raw: RayJob, state: RayJobState): void {
   const uid = raw.metadata.uid ?? '';
   const previous = state.uidByKey.get(key);
   if (previous !== undefined && previous !== uid) {
@@ -104,16 +96,16 @@ function staleOrRenewed(key: string, raw: RayJob, state: RayJobState): boolean {
     state.expectations.forget(key);
   }
   state.uidByKey.set(key, uid);
-  return false;
 }
 
 export async function reconcileRayJob(namespace: string, name: string, deps: ReconcileDeps, log: Logger): Promise<ReconcileResult> {
   const { state } = deps;
   const now = deps.now ?? (() => new Date());
-  const raw = deps.view.rayJob(namespace, name);
+  const cached = deps.view.rayJob(namespace, name);
   const key = `${namespace}/${name}`;
-  if (!raw) return forgetRayJob(namespace, name, deps);
-  if (staleOrRenewed(key, raw, state)) return requeueAfter(STALE_RETRY_SECONDS);
+  if (!cached) return forgetRayJob(namespace, name, deps);
+  const raw = state.ownWrites.freshest(cached);
+  noteRenewed(key, raw, state);
   const managedBy = (raw.spec as { managedBy?: string } | undefined)?.managedBy;
   if (!isManagedBy(managedBy, deps.settings.managedBy)) return undefined;
 
@@ -144,10 +136,9 @@ export async function reconcileRayJob(namespace: string, name: string, deps: Rec
     now,
     expectations: state.expectations,
     cached: (ref) => cachedObject(deps.view, ref),
+    ownWrites: state.ownWrites,
   }, pass);
   state.memories.set(uid, pass.memory);
-  const superseded = supersededVersions(pass);
-  if (superseded.length) state.staleVersions.set(key, new Set(superseded));
   if (result?.error !== undefined) log.error({ ...fields, error: result.error }, 'Reconcile failed');
   if (result) return result;
   if (pass.statusWritten) {
@@ -187,6 +178,7 @@ async function unreadable(raw: RayJob, message: string, deps: ReconcileDeps): Pr
   recordRayJobEvent(deps.events, raw, { type: 'Warning', reason: 'InvalidRayJobSpec', action: 'Validate', note: `${raw.metadata.namespace}/${raw.metadata.name}: ${message}` });
   const current = { apiVersion: 'ray.io/v1', kind: 'RayJob', ...raw } as RayJob & KubeObject;
   const r = await deps.status.writeStatus(current, { ...status, jobDeploymentStatus: 'ValidationFailed', reason: 'ValidationFailed', message });
+  if (r?.ok) deps.state.ownWrites.wrote(current, r.value);
   if (!r || r.ok) return undefined;
   return r.error.status === 409 ? { requeue: true } : { error: r.error.message };
 }
