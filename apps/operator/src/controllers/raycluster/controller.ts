@@ -51,7 +51,7 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
   // passed); a deleted one until the informer drops it.
   const expectations = createExpectations({ clock: { now: () => now().getTime() }, createTtlMs: settings.expectationsTimeoutSeconds * 1000, deleteTtlMs: Infinity });
   for (const informer of pods) expectations.watch('Pod', informer);
-  // The clusters' own status writes, read until the cluster informers show them.
+  // The clusters' own writes (status, finalizer), read until the cluster informers show them.
   const ownWrites = createOwnWrites<KubeObject>();
   for (const informer of clusters) ownWrites.watch(informer);
   const events = rayClusterEventRecorder(ctx.manager);

@@ -10,7 +10,7 @@ import {
   type RayCluster,
   type RayClusterSettings,
 } from '@rayjob/core';
-import { describeError, isAlreadyExists, isNotFound, resources, type EventRecorder, type KubeClient, type KubeObject, type Logger, type ReconcileResult } from '@rayjob/kube-runtime';
+import { describeError, isAlreadyExists, isNotFound, resources, type EventRecorder, type KubeClient, type KubeObject, type Logger, type OwnWrites, type ReconcileResult } from '@rayjob/kube-runtime';
 import { recordRayClusterEvent } from './events.ts';
 
 export interface FinalizerDeps {
@@ -19,6 +19,8 @@ export interface FinalizerDeps {
   settings: RayClusterSettings;
   events: EventRecorder;
   now: () => Date;
+  /** Told about the finalizer's update: the next pass reads it until the cache shows it (no second update, no 409). */
+  ownWrites: Pick<OwnWrites<KubeObject>, 'wrote'>;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function reconcileGcsFtFinalizer(raw: KubeObject, cluster: RayClust
       // An update, as KubeRay's (the operator's role may update RayClusters, not patch them); a conflict retries.
       const patched = await deps.client.replace(resources.rayClusters, { ...raw, metadata: { ...raw.metadata, finalizers } });
       if (!patched.ok) return retry(log, `${step.kind === 'addFinalizer' ? 'adding' : 'removing'} the finalizer ${finalizer}: ${describeError(patched.error)}`);
+      deps.ownWrites.wrote(raw, patched.value);
       if (step.kind === 'addFinalizer') {
         log.info({ finalizer }, 'GCS fault tolerance is on: the Redis cleanup finalizer is added before anything else');
         return { requeueAfterMs: FINALIZER_REQUEUE_MS };

@@ -50,9 +50,9 @@ export interface ReconcileDeps {
   /** Called with each valid cluster of ours: warns once about features this operator ignores. */
   warnIgnoredFeatures?: (cluster: RayCluster) => void;
   /**
-   * The clusters' own status writes the cache does not show yet (kube-runtime's read-your-own-writes): Pod events
-   * bring a reconcile before the watch brings our write, and deciding from the cached copy would write its diff again
-   * from a stale resourceVersion (409, retried 2 s later).
+   * The clusters' own writes (status, the GCS FT finalizer) the cache does not show yet (kube-runtime's own
+   * writes): Pod events bring a reconcile before the watch brings our write, and deciding from the cached copy
+   * would write its diff again from a stale resourceVersion (409, retried 2 s later).
    */
   ownWrites: OwnWrites<KubeObject>;
 }
