@@ -12,6 +12,8 @@ export default defineConfig({
     // One file at a time: the real-Ray file starts a Ray head (CPU-heavy on a 2-core machine), and the
     // emulator scenarios assert on timing bounds.
     fileParallelism: false,
+    // Files share no module state: one module graph per worker instead of a fresh one per file (#27).
+    isolate: false,
     // The real-Ray file holds the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     testTimeout: 20_000,

@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     // The image test builds both images once (node's layer is ~100 MB to gzip): files run one at a time.
     fileParallelism: false,
+    // Files share no module state: one module graph per worker instead of a fresh one per file (#27).
+    isolate: false,
   },
 });
