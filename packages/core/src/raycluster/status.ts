@@ -1,5 +1,4 @@
 import { labelKeys } from '../builders/labels.ts';
-import { sortedJson } from '../builders/sorted-json.ts';
 import type { RayClusterSettings } from '../builders/raycluster/settings.ts';
 import { formatKubeTime } from '../go-text/time-format.ts';
 import type { Condition, Pod, RayCluster, RayClusterStatus, Service } from '../schema/index.ts';
@@ -151,20 +150,4 @@ function serviceEndpoints(service: Service): Record<string, string> {
   return out;
 }
 
-/** KubeRay writes status only when one of these differs (§9.4); the rest (times, resources) rides along. */
-export function rayClusterStatusChanged(before: RayClusterStatus | undefined, after: RayClusterStatus): boolean {
-  const pick = (s: RayClusterStatus | undefined) =>
-    sortedJson([
-      s?.state ?? '',
-      s?.reason ?? '',
-      s?.readyWorkerReplicas ?? 0,
-      s?.availableWorkerReplicas ?? 0,
-      s?.desiredWorkerReplicas ?? 0,
-      s?.minWorkerReplicas ?? 0,
-      s?.maxWorkerReplicas ?? 0,
-      s?.endpoints ?? {},
-      s?.head ?? {},
-      s?.conditions ?? [],
-    ]);
-  return pick(before) !== pick(after);
-}
+export { rayClusterStatusChanged } from './status-write-rule.ts';

@@ -155,6 +155,32 @@ describe('write rule (§9.4)', () => {
     expect(rayClusterStatusChanged(undefined, before)).toBe(true);
     expect(rayClusterStatusChanged(before, { ...before, head: { serviceName: before.head?.serviceName, serviceIP: before.head?.serviceIP, podName: before.head?.podName, podIP: before.head?.podIP } })).toBe(false);
   });
+
+  // B5: a head pod's start alone (its IP appearing, HeadPodReady False with a "still starting" reason) is written
+  // with the next change that is news, so a cluster coming up is written on its first pass and once ready.
+  const starting = (reason: string, podIP = '', more: Partial<RayClusterStatus> = {}): RayClusterStatus => ({
+    head: { podName: 'h', podIP, serviceIP: podIP, serviceName: 'svc' },
+    conditions: [cond('HeadPodReady', 'False', reason), cond('RayClusterProvisioned', 'False', 'RayClusterPodsProvisioning')],
+    ...more,
+  });
+  it.each<[string, RayClusterStatus | undefined, RayClusterStatus, boolean]>([
+    ['the first status', undefined, starting('Unknown'), true],
+    ['the head pod IP appearing', starting('Unknown'), starting('Unknown', '10.0.0.9'), false],
+    ['HeadPodReady Unknown -> ContainerCreating with the IP', starting('Unknown'), starting('ContainerCreating', '10.0.0.9'), false],
+    ['HeadPodReady ContainerCreating -> ContainersNotReady', starting('ContainerCreating', '10.0.0.9'), starting('ContainersNotReady', '10.0.0.9'), false],
+    ['HeadPodReady PodInitializing, its message changing', starting('PodInitializing', '10.0.0.9'), { ...starting('PodInitializing', '10.0.0.9'), conditions: [cond('HeadPodReady', 'False', 'PodInitializing', 'init: 1/2'), cond('RayClusterProvisioned', 'False', 'RayClusterPodsProvisioning')] }, false],
+    ['a failure reason (ImagePullBackOff)', starting('ContainerCreating', '10.0.0.9'), starting('ImagePullBackOff', '10.0.0.9'), true],
+    ['HeadPodReady turning True', starting('ContainersNotReady', '10.0.0.9'), { ...starting('ContainersNotReady', '10.0.0.9'), conditions: [cond('HeadPodReady', 'True', 'HeadPodRunningAndReady'), cond('RayClusterProvisioned', 'False', 'RayClusterPodsProvisioning')] }, true],
+    ['the state turning ready', starting('ContainersNotReady', '10.0.0.9'), starting('ContainersNotReady', '10.0.0.9', { state: 'ready' }), true],
+    ['another condition changing with the IP', starting('Unknown'), { ...starting('Unknown', '10.0.0.9'), conditions: [cond('HeadPodReady', 'False', 'Unknown'), cond('RayClusterProvisioned', 'True', 'AllPodRunningAndReadyFirstTime')] }, true],
+    ['a worker becoming available with the IP', starting('Unknown'), starting('Unknown', '10.0.0.9', { availableWorkerReplicas: 1 }), true],
+    ['a new head pod', starting('ContainersNotReady', '10.0.0.9'), { ...starting('Unknown'), head: { podName: 'h2', podIP: '', serviceIP: '', serviceName: 'svc' } }, true],
+    ['the head pod IP changing', starting('ContainersNotReady', '10.0.0.9'), starting('ContainersNotReady', '10.0.0.10'), true],
+    ['the head pod IP going away', starting('ContainersNotReady', '10.0.0.9'), starting('ContainersNotReady'), true],
+    ['no head pod named yet', { ...starting('Unknown'), head: { podName: '', podIP: '', serviceIP: '', serviceName: 'svc' } }, starting('Unknown'), true],
+  ])('%s: written %s', (_label, before, after, written) => {
+    expect(rayClusterStatusChanged(before, after)).toBe(written);
+  });
 });
 
 describe('RayCluster validation (§12)', () => {
