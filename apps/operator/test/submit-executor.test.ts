@@ -51,12 +51,14 @@ describe('the executor remembers what a submission told it', () => {
 });
 
 describe('an accepted submission is recorded in the same reconcile\'s status write', () => {
+  // core's onAccept: the decided status with PENDING and the conditions that say so (status-writes.test.ts in core).
+  const onAccept: NonNullable<Decision['onAccept']> = { status: { jobDeploymentStatus: 'Running', jobStatus: 'PENDING', jobId: 'rj-abcde', conditions: [] }, conditionEvents: [] };
   it.each([
-    { name: 'accepted: PENDING written although core saw no change', answer: { kind: 'ok', value: { submission_id: 'rj-abcde' } }, written: [{ jobDeploymentStatus: 'Running', jobStatus: 'PENDING', jobId: 'rj-abcde' }] },
+    { name: 'accepted: core\'s onAccept written although core saw no change', answer: { kind: 'ok', value: { submission_id: 'rj-abcde' } }, written: [onAccept.status] },
     { name: 'refused: nothing written', answer: { kind: 'unavailable', message: 'connection refused' }, written: [] },
   ])('$name', async ({ answer, written }) => {
     writes.length = 0;
-    const submitting: Decision = { ...decision, actions: [{ type: 'submitRayJob', dashboardURL: 'rj-head-svc.default.svc:8265', request, jobStatusOnAccept: 'PENDING' }] };
+    const submitting: Decision = { ...decision, onAccept };
     await executeOnce(rayJob, submitting, executeDeps(client, { dashboards: dashboardsAnswering(answer), cluster }));
     expect(writes).toEqual(written);
   });

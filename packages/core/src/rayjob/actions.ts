@@ -36,11 +36,10 @@ export type Action =
   /** Create the RayJob head Service, or update it (keeping its clusterIP) when it points at another cluster. */
   | { type: 'applyHeadService'; service: Service; existing: 'absent' | 'stale' }
   /**
-   * HTTPMode. `jobStatusOnAccept`: the jobStatus the same reconcile's status write records once Ray accepted the
-   * job (PENDING, Ray's own status for a job just submitted), so an operator restart before the next look still
-   * knows the job was submitted and never submits it again to a replacement head (addition H).
+   * HTTPMode. Once Ray accepted the job, the same reconcile writes the decision's `onAccept` status (when it has
+   * one), so an operator restart before the next look still knows the job was submitted (addition H).
    */
-  | { type: 'submitRayJob'; dashboardURL: string; request: SubmitJobRequest; jobStatusOnAccept?: 'PENDING' | undefined }
+  | { type: 'submitRayJob'; dashboardURL: string; request: SubmitJobRequest }
   /** Best effort: failures are retried by later reconciles, never block the state machine. */
   | { type: 'stopRayJob'; dashboardURL: string; jobId: string; why: string }
   | { type: 'deleteRayJob' }

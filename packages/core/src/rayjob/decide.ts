@@ -12,13 +12,20 @@ import { decideRelease, decideSuspended } from './states/release.ts';
 import { decideRunning } from './states/running.ts';
 import { decideTerminal } from './states/terminal.ts';
 import { decideWaiting } from './states/waiting.ts';
-import { statusEqual } from './status-equality.ts';
+import { acceptedSubmission } from './accepted-submission.ts';
+import { statusWorthWriting } from './status-equality.ts';
 
 /** The outcome of one reconcile of a RayJob, for the executor. */
 export interface Decision {
   /** The next status; write it only if `statusChanged`. */
   status: RayJobResourceStatus;
   statusChanged: boolean;
+  /**
+   * HTTPMode, a job never reported by Ray being submitted (addition H, docs/compatibility.md H8-1): the status to
+   * write instead once Ray accepts it — `jobStatus` PENDING (Ray's own status for a job it just accepted) with the
+   * conditions that say so — and the events of its condition changes. Written whether or not `statusChanged`.
+   */
+  onAccept?: { status: RayJobResourceStatus; conditionEvents: EventSpec[] } | undefined;
   /**
    * Write the status before performing the actions: the actions destroy or stop something on the strength of
    * the new status, so the verdict must be persisted first (a conflicting write then cancels them).
@@ -109,12 +116,15 @@ function finish(ctx: Context, ending: Ending, managed: boolean, summarize = mana
   const conditionEvents = summarize ? applyConditions(ctx) : [];
   if (managed) mirrorClusterStatus(ctx);
   // The RayJob mirrors its RayCluster's status whenever that changes (KubeRay's e2e: a status write on the
-  // RayCluster reaches the RayJob's rayClusterStatus); lastUpdateTime alone is no change (status-equality.ts).
-  const statusChanged = !statusEqual(ctx.original, ctx.status);
+  // RayCluster reaches the RayJob's rayClusterStatus); lastUpdateTime alone is no change, nor is Ray's commentary
+  // alone while Running (status-equality.ts).
+  const statusChanged = statusWorthWriting(ctx.original, ctx.status);
+  const onAccept = managed ? acceptedSubmission(ctx) : undefined;
   const destructive = ctx.actions.some((a) => a.type === 'stopRayJob' || a.type === 'deleteCluster' || a.type === 'deleteSubmitterJob' || a.type === 'suspendWorkerGroups' || a.type === 'deleteRayJob');
   return {
     status: ctx.status,
     statusChanged,
+    ...(onAccept && { onAccept }),
     writeStatusFirst: statusChanged && destructive,
     actions: ctx.actions,
     requeueAfterSeconds: requeue,

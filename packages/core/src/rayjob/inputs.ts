@@ -47,7 +47,7 @@ export interface OperatorMemory {
   /**
    * The last status Ray reported for this job, or PENDING once Ray accepted our HTTPMode submission. A job once
    * seen is never submitted again (addition H): after a lost status write the CR may still say `""`, memory does
-   * not. The same reconcile's status write also records PENDING for an accepted submission (`jobStatusOnAccept`),
+   * not. The same reconcile's status write also records PENDING for an accepted submission (the decision's `onAccept`),
    * so an operator restart forgets nothing but the milliseconds between Ray's answer and that write.
    */
   rayJobSeen?: { jobId: string; status: RaySideStatus } | undefined;

@@ -37,14 +37,14 @@ type Status = NonNullable<RayJob['status']>;
 
 /**
  * What applying one decision changed besides the API server: the operator memory to keep, the RayJob as the last
- * write returned it, whether the status was written, and what an action learnt for this pass's status write (a
- * submission accepted).
+ * write returned it, whether the status was written, and whether Ray accepted this pass's submission (its status
+ * write is then the decision's `onAccept`).
  */
 export interface Pass {
   memory: OperatorMemory;
   current: RayJob;
   statusWritten: boolean;
-  learnt?: Partial<Status> | undefined;
+  accepted?: boolean | undefined;
 }
 
 export const startPass = (rayJob: RayJob, decision: Decision): Pass =>
@@ -92,14 +92,20 @@ export async function execute(decision: Decision, deps: ExecuteDeps, pass: Pass)
     if (stop) return stop;
   }
   // A condition's change is told once, after the write that carries it (a conflict re-decides and tells it then).
-  if (pass.statusWritten) for (const event of decision.conditionEvents) recordRayJobEvent(deps.events, pass.current, event);
+  if (pass.statusWritten) for (const event of written(decision, pass).conditionEvents) recordRayJobEvent(deps.events, pass.current, event);
   return done;
 }
 
+/** The status this pass writes and the events of its condition changes: the accepted submission's, once Ray accepted it. */
+export function written(decision: Decision, pass: Pass): { status: Status; conditionEvents: Decision['conditionEvents'] } {
+  return pass.accepted && decision.onAccept ? decision.onAccept : decision;
+}
+
 async function writeStatus(decision: Decision, deps: ExecuteDeps, pass: Pass): Promise<ReconcileResult> {
-  if (!decision.statusChanged && !pass.learnt) return done;
+  const accepted = pass.accepted && decision.onAccept;
+  if (!decision.statusChanged && !accepted) return done;
   const current = { apiVersion: 'ray.io/v1', kind: 'RayJob', ...pass.current } as RayJob & KubeObject;
-  const r = await deps.status.writeStatus(current, { ...decision.status, ...pass.learnt });
+  const r = await deps.status.writeStatus(current, written(decision, pass).status);
   if (!r) return done;
   if (!r.ok) return r.error.status === 409 ? { requeue: true } : failure('status update failed', r.error);
   pass.statusWritten = true;
@@ -302,10 +308,10 @@ async function submit(action: Extract<Action, { type: 'submitRayJob' }>, pass: P
   const { submitFailure: _cleared, ...rest } = memory;
   // Ray accepted the job (its info is in the head's GCS before the answer), so from now on it counts as seen:
   // were the head lost before the next look, "not found" is the head-lost verdict, never a second submission
-  // to the replacement head (addition H). The CR's jobStatus comes only with that next look.
+  // to the replacement head (addition H). This pass's status write records it too (the decision's onAccept).
   const seen = memory.rayJobSeen?.jobId === jobId ? memory.rayJobSeen : { jobId, status: 'PENDING' as const };
   pass.memory = { ...rest, rayJobSeen: seen };
-  if (action.jobStatusOnAccept) pass.learnt = { ...pass.learnt, jobStatus: action.jobStatusOnAccept };
+  pass.accepted = true;
   return done;
 }
 

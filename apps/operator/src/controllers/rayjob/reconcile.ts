@@ -2,7 +2,7 @@ import { decide, isManagedBy, parseRayJob, type DecisionSettings, type OperatorM
 import { createExpectations, createOwnWrites, type EventRecorder, type Expectations, type KubeClient, type KubeObject, type Logger, type OwnWrites, type ReconcileResult, type StatusWriter } from '@rayjob/kube-runtime';
 import type { DashboardClients } from './dashboards.ts';
 import { recordRayJobEvent } from './events.ts';
-import { execute, startPass } from './execute.ts';
+import { execute, startPass, written } from './execute.ts';
 import type { JobFollowers } from './job-followers.ts';
 import { submitterRunning } from './node-check-plan.ts';
 import type { NodeTables } from './node-tables.ts';
@@ -143,7 +143,7 @@ export async function reconcileRayJob(namespace: string, name: string, deps: Rec
   if (result) return result;
   if (pass.statusWritten) {
     log.info(fields, 'updateRayJobStatus');
-    deps.onStatusWritten?.(rayJob, rayJob.status ?? {}, status, input.now);
+    deps.onStatusWritten?.(rayJob, rayJob.status ?? {}, written(decision, pass).status, input.now);
   }
 
   // The end of a Ray job is seen through its log tail, which Ray closes when the job ends: no 3 s polling of

@@ -94,5 +94,5 @@ function submitOverHttp(ctx: Context): void {
     ctx.notes.push(`Cannot build the submission: ${request.error}`);
     return;
   }
-  ctx.actions.push({ type: 'submitRayJob', dashboardURL: status.dashboardURL ?? '', request: request.value, ...(!status.jobStatus && { jobStatusOnAccept: 'PENDING' as const }) });
+  ctx.actions.push({ type: 'submitRayJob', dashboardURL: status.dashboardURL ?? '', request: request.value });
 }

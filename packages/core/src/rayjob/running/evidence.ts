@@ -93,10 +93,15 @@ function gracePeriodEvidence(o: RunningObservation): string | undefined {
   return `Ray reported Ray job ${o.jobId} ${status} ending at ${formatGoDateTime(end)}; the submitter had not finished ${o.settings.transitionGracePeriodSeconds}s later.`;
 }
 
+/** JobRunning of a job Ray reports PENDING (or just accepted, which Ray reports PENDING). */
+export function jobPendingEvidence(jobId: string): ConditionDraft {
+  return { type: T.running, status: 'False', reason: 'JobPending', message: `Ray accepted Ray job ${jobId}; it is PENDING (waiting for resources or its runtime environment).`, event: 'Normal' };
+}
+
 function live(ctx: Context, o: RunningObservation, job: string): RunningEvidence {
   const fresh = o.fresh;
   if (!fresh) return 'keep';
-  if (fresh.status === 'PENDING') return { type: T.running, status: 'False', reason: 'JobPending', message: `Ray accepted ${job}; it is PENDING (waiting for resources or its runtime environment).`, event: 'Normal' };
+  if (fresh.status === 'PENDING') return jobPendingEvidence(o.jobId);
   if (fresh.status !== 'RUNNING') return 'keep';
   const node = driverNodeText(o);
   const lost = o.memory.driverNodeLostSince;
