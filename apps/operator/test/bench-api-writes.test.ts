@@ -33,6 +33,19 @@ describe('analyse', () => {
     expect([...a.changes]).toEqual([['update rayjobs/status: (nothing)', 1], ['update rayjobs/status: status.jobStatus', 1]]);
   });
 
+  it('counts the RayJob status writes that record a new Ray status while the deployment stays Running', () => {
+    const rj = (deployment: string, jobStatus: string, rv: string) => ({ metadata: { name: 'a', resourceVersion: rv }, status: { jobDeploymentStatus: deployment, jobStatus } });
+    const a = analyse([
+      write(rj('Initializing', '', '1'), rj('Running', '', '2')),
+      write(rj('Running', '', '2'), rj('Running', 'PENDING', '3')),
+      write(rj('Running', 'PENDING', '3'), rj('Running', 'RUNNING', '4')),
+      write(rj('Running', 'RUNNING', '4'), rj('Running', 'RUNNING', '5')),
+      write(rj('Running', 'RUNNING', '5'), rj('Complete', 'SUCCEEDED', '6')),
+      write(rj('Running', 'RUNNING', '6'), rj('Running', 'FAILED', '6'), 409),
+    ]);
+    expect(a.rayStatusWrites).toBe(2);
+  });
+
   it('says which object a failed write was about, with run-specific names generalized', () => {
     const create: ProxiedRequest = { method: 'POST', path: '/api/v1/namespaces/default/services', status: 409, at: 0, upgrade: false, body: JSON.stringify({ metadata: { name: 'k8s-003-head-svc' } }) };
     const put = write(obj('3', 'X'), obj('3', 'X'), 409);

@@ -71,6 +71,26 @@ export interface WriteAnalysis {
   failed: number;
   /** Failed writes by `verb resource status (object)`. */
   failures: Map<string, number>;
+  /**
+   * RayJob status writes that record a new Ray status (jobStatus) while the RayJob stays Running: one per status of
+   * the Ray job seen (PENDING, RUNNING, a terminal status before the submitter exits), as KubeRay writes too.
+   */
+  rayStatusWrites: number;
+}
+
+type Status = { jobStatus?: string; jobDeploymentStatus?: string } | undefined;
+
+/** A successful rayjobs/status write that changed jobStatus with the deployment Running before and after. */
+export function recordsRayStatus(r: Pick<ProxiedRequest, 'path' | 'status' | 'before' | 'response'>, resource: string): boolean {
+  if (resource !== 'rayjobs/status' || r.status >= 300 || !r.response) return false;
+  let after: Status;
+  try {
+    after = (JSON.parse(r.response) as { status?: Status }).status;
+  } catch {
+    return false;
+  }
+  const before = (r.before as { status?: Status } | undefined)?.status;
+  return before?.jobDeploymentStatus === 'Running' && after?.jobDeploymentStatus === 'Running' && (before?.jobStatus ?? '') !== (after?.jobStatus ?? '');
 }
 
 /** The object a write is about: the name in its path, or for a create the metadata.name of its body. */
@@ -98,6 +118,7 @@ export function analyse(requests: ProxiedRequest[], generalize: (text: string) =
   let writes = 0;
   let reads = 0;
   let failed = 0;
+  let rayStatusWrites = 0;
   for (const r of requests) {
     const { verb, resource } = classify(r);
     const kind = `${verb} ${resource}`;
@@ -107,6 +128,7 @@ export function analyse(requests: ProxiedRequest[], generalize: (text: string) =
       continue;
     }
     writes++;
+    if (recordsRayStatus(r, resource)) rayStatusWrites++;
     if (r.status >= 300) {
       failed++;
       const f = `${kind} ${r.status} (${generalize(objectName(r, verb)) || '?'})`;
@@ -131,5 +153,5 @@ export function analyse(requests: ProxiedRequest[], generalize: (text: string) =
       changes.set(key, (changes.get(key) ?? 0) + 1);
     }
   }
-  return { byKind, writes, reads, noOps, changes, failed, failures };
+  return { byKind, writes, reads, noOps, changes, failed, failures, rayStatusWrites };
 }
