@@ -72,6 +72,9 @@ function validateJob(job: KubeObject, old?: KubeObject): StatusCause[] {
   return causes;
 }
 
+/** events.k8s.io/v1 Events print as kube-apiserver prints them: the same rows as their core/v1 form. */
+const eventsV1Table: TableShape = { columns: eventTable.columns, cells: (ev, now) => eventTable.cells(coreFromEventsV1(ev), now) };
+
 const requiredEventsV1 = ['eventTime', 'reportingController', 'reportingInstance', 'action', 'reason'] as const;
 
 function validateEventsV1(ev: KubeObject): StatusCause[] {
@@ -115,7 +118,7 @@ export const builtinResources: ResourceType[] = [
   builtin({ plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], subresources: ['token'], table: serviceAccountTable }),
   builtin({ plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], subresources: ['status'], statusSplit: true }),
   builtin({ plural: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], subresources: ['status'], statusSplit: true }),
-  builtin({ group: 'events.k8s.io', plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventTable, bucket: '/events', extra: { fromStorage: eventsV1FromCore, toStorage: coreFromEventsV1, decodeCheck: decodeEvent, validate: (e, ctx) => (ctx.operation === 'create' ? validateEventsV1(e) : []) } }),
+  builtin({ group: 'events.k8s.io', plural: 'events', kind: 'Event', shortNames: ['ev'], table: eventsV1Table, bucket: '/events', extra: { fromStorage: eventsV1FromCore, toStorage: coreFromEventsV1, decodeCheck: decodeEvent, validate: (e, ctx) => (ctx.operation === 'create' ? validateEventsV1(e) : []) } }),
   builtin({ group: 'apps', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: deploymentTable, extra: { applyDefaults: defaultDeployment, scale: builtinScalePaths } }),
   builtin({ group: 'apps', plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, table: replicaSetTable, extra: { scale: builtinScalePaths } }),
   builtin({ group: 'apps', plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], statusSplit: true, extra: { scale: builtinScalePaths } }),

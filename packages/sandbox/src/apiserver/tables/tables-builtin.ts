@@ -231,21 +231,36 @@ export const serviceAccountTable: TableShape = {
   cells: (sa, now) => [sa.metadata.name, arr(sa.secrets).length, age(sa, now)],
 };
 
+/** kube-apiserver's "component, instance" (either from the old source or the reporting fields). */
+function eventSource(ev: KubeObject): string {
+  const source = o(ev.source);
+  const component = (source.component as string) || (ev.reportingComponent as string) || '';
+  const instance = (source.host as string) || (ev.reportingInstance as string) || '';
+  return instance === '' ? component : `${component}, ${instance}`;
+}
+
+/**
+ * A core/v1 Event's row, as kube-apiserver prints it: first seen falls back to eventTime, last seen to first seen,
+ * a series gives last seen and count. Subobject, Source, First Seen, Count and Name are wide-only (priority 1).
+ */
 export const eventTable: TableShape = {
-  columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message'), col('Source', 1), col('First Seen', 1), col('Count', 1), nameCol],
+  columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Subobject', 1), col('Source', 1), col('Message'), col('First Seen', 1), col('Count', 1), { ...nameCol, priority: 1 }],
   cells: (ev, now) => {
     const inv = o(ev.involvedObject);
-    const last = (ev.lastTimestamp as string) ?? (ev.eventTime as string) ?? ev.metadata.creationTimestamp;
-    const first = (ev.firstTimestamp as string) ?? (ev.eventTime as string) ?? ev.metadata.creationTimestamp;
+    const series = ev.series === undefined || ev.series === null ? undefined : o(ev.series);
+    const first = ageOf(ev.firstTimestamp ?? ev.eventTime, now);
+    const last = series ? ageOf(series.lastObservedTime, now) : ev.lastTimestamp ? ageOf(ev.lastTimestamp, now) : first;
+    const kind = String(inv.kind ?? '').toLowerCase();
     return [
-      ageOf(last, now),
+      last,
       ev.type ?? '',
       ev.reason ?? '',
-      `${String(inv.kind ?? '').toLowerCase()}/${String(inv.name ?? '')}`,
-      ev.message ?? '',
-      (o(ev.source).component as string) ?? (ev.reportingComponent as string) ?? '',
-      ageOf(first, now),
-      ev.count ?? 1,
+      inv.name ? `${kind}/${String(inv.name)}` : kind,
+      (inv.fieldPath as string) ?? '',
+      eventSource(ev),
+      String(ev.message ?? '').trim(),
+      first,
+      (series ? series.count : ev.count) || 1,
       ev.metadata.name,
     ];
   },
