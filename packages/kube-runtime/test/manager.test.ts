@@ -80,6 +80,24 @@ describe('manager', () => {
     expect(await m.exit).toBe('stopped');
   });
 
+  it('without controllers runs until stopped, its informers following the cluster and its probes served', async () => {
+    // controller-runtime's manager runs until cancelled whatever it holds: an informers-only process (a cache, a
+    // metrics endpoint) is a manager too.
+    const manager = createManager({ client: t.cluster.client, healthProbeBindAddress: '127.0.0.1:0', informerBackoff: { initialMs: 50, maxMs: 200 } });
+    const informer = manager.informer(resources.configmaps, { namespace: 'default' });
+    const stop = t.newStop();
+    let exited = false;
+    const exit = manager.start(stop.signal).finally(() => (exited = true));
+    await manager.started();
+    await eventually(() => informer.hasSynced());
+    await t.cluster.direct.create(resources.configmaps, configMap('after-sync'));
+    await eventually(() => informer.cache.get('default/after-sync'), 10_000, 'the object created after the sync in the cache');
+    expect((await get(manager.addresses().probes, '/readyz')).status).toBe(200);
+    expect(exited).toBe(false);
+    stop.abort();
+    expect(await exit).toBe('stopped');
+  });
+
   it('logs each reconcile as JSON with controller, namespace, name and reconcileID', async () => {
     const logs = new PassThrough();
     const lines: Array<Record<string, unknown>> = [];

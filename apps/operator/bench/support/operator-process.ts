@@ -85,13 +85,13 @@ if (role === 'operator') {
     ['Service', resources.services, undefined],
   ];
   const all = byKind.map(([kind, type, selector]) => [kind, informers.get(type, selector)] as const);
-  // Run by hand, not by manager.start(): a manager without controllers has nothing to run and stops at once, and
-  // its informers with it (they had listed one page of 500: the anchor cached half the objects at 1,000 RayJobs).
+  // The manager runs its informers until stopped, as the operator's does (no controllers: nothing else to run).
   const running = new AbortController();
-  const runs = all.flatMap(([, list]) => list.map((i) => i.run(running.signal)));
+  const exit = manager.start(running.signal);
+  await manager.started();
   stop = async () => {
     running.abort();
-    await Promise.all(runs);
+    await exit;
     await client.close();
   };
   synced = () => {

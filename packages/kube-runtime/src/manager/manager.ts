@@ -226,9 +226,14 @@ function runInformer(m: ManagerState, informer: Informer<KubeObject>): void {
   m.informerRuns.push(informer.run(m.informerStop.signal));
 }
 
-/** Runs every controller until `signal` aborts; resolves when they drained or the grace period ended. */
+/**
+ * Runs every controller until `signal` aborts; resolves when they drained or the grace period ended. Never before
+ * `signal` aborts, as controller-runtime's manager: one without controllers still serves its informers, metrics
+ * and probes until it is stopped.
+ */
 function runControllers(m: ManagerState, signal: AbortSignal): Promise<void> {
-  const runs = Promise.all(m.controllers.map((controller) => controller.start(signal))).then(() => undefined);
+  const aborted = new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  const runs = Promise.all([aborted, ...m.controllers.map((controller) => controller.start(signal))]).then(() => undefined);
   return new Promise<void>((resolve) => {
     void runs.then(resolve);
     signal.addEventListener('abort', () => {
