@@ -96,7 +96,7 @@ const node = startSyntheticNode(sandbox.url, DASHBOARD_IP);
 const watch = watchRayJobs(sandbox.url);
 
 interface KindBytes { kind: string; count: number; bytes: number }
-interface Stats { rss: number; heapUsed: number; synced: boolean; kinds: KindBytes[]; memory: Record<string, number> }
+interface Stats { rss: number; heapUsed: number; cpuSeconds: number; synced: boolean; kinds: KindBytes[]; memory: Record<string, number> }
 interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<Stats>; stop(): Promise<void> }
 
 async function forkChild(role: 'operator' | 'informers' | 'informers-whole'): Promise<Child> {
@@ -220,7 +220,7 @@ for (const size of SIZES) {
   const aReconciles = await metric(op, 'controller_runtime_reconcile_total', 'rayjob');
   const aClusterReconciles = await metric(op, 'controller_runtime_reconcile_total', 'raycluster');
   const aStats = await op.stats();
-  console.log(`  size ${size} A: operator RSS ${mb(aStats.rss)} (${kb(aStats.rss / size)} per RayJob); where it is: ${parts(aStats)}`);
+  console.log(`  size ${size} A: operator RSS ${mb(aStats.rss)} (${kb(aStats.rss / size)} per RayJob), CPU ${aStats.cpuSeconds.toFixed(1)} s (${((aStats.cpuSeconds * 1000) / (size - first)).toFixed(1)} ms per new RayJob); where it is: ${parts(aStats)}`);
   // A heap snapshot of the operator at the end of A, to see what its heap holds (SCALE_BENCH_SNAPSHOT_DIR=dir).
   const snapshotDir = process.env.SCALE_BENCH_SNAPSHOT_DIR;
   if (snapshotDir) {

@@ -143,7 +143,28 @@ function memoryParts(mem: NodeJS.MemoryUsage): Record<string, number> {
   const status = readFileSync('/proc/self/status', 'utf8');
   const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [`committed ${s.space_name}`, s.physical_space_size]));
-  return { heapTotal: mem.heapTotal, heapUsed: mem.heapUsed, external: mem.external, arrayBuffers: mem.arrayBuffers, rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), ...spaces };
+  return { heapTotal: mem.heapTotal, heapUsed: mem.heapUsed, external: mem.external, arrayBuffers: mem.arrayBuffers, rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), ...anonymousMappings(), ...spaces };
+}
+
+/** V8 reserves its heap in pages of this size (one mapping each); malloc's main heap is the `[heap]` mapping. */
+const V8_PAGE_BYTES = 256 * 1024;
+/**
+ * The anonymous RSS by mapping (/proc/self/smaps): V8's heap pages (256 KB mappings: committed pages, in use or
+ * pooled), malloc's main arena ([heap]), and the other anonymous mappings (malloc's other arenas and big blocks,
+ * V8's large objects, code range, wasm memory), so a bench can tell the JavaScript heap from the C heap.
+ */
+function anonymousMappings(): Record<string, number> {
+  const out = { 'rss v8 pages': 0, 'rss malloc [heap]': 0, 'rss other anon': 0 };
+  let bucket: keyof typeof out | undefined;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const map = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (map) {
+      const [, from, to, inode, name] = map;
+      const size = Number.parseInt(to!, 16) - Number.parseInt(from!, 16);
+      bucket = name === '[heap]' ? 'rss malloc [heap]' : inode !== '0' || name !== '' ? undefined : size === V8_PAGE_BYTES ? 'rss v8 pages' : 'rss other anon';
+    } else if (bucket && line.startsWith('Rss:')) out[bucket] += Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
+  }
+  return out;
 }
 // The bench died: never outlive it.
 process.on('disconnect', () => process.exit(0));
