@@ -180,11 +180,13 @@ async function informersOnly(role: 'informers' | 'informers-whole'): Promise<Sta
 
 const parts = (s: Stats): string => Object.entries(s.memory).map(([k, v]) => `${k} ${mb(v)}`).join(', ');
 function chartRuntime(): { nodeFlags: string[]; env: Record<string, string>; shown: string } {
-  const values = parse(readFileSync(join(import.meta.dirname, '..', 'deploy', 'helm', 'rayjob-operator', 'values.yaml'), 'utf8')) as { nodeOptions?: string; mallocArenaMax?: number | null };
+  const values = parse(readFileSync(join(import.meta.dirname, '..', 'deploy', 'helm', 'rayjob-operator', 'values.yaml'), 'utf8')) as { nodeOptions?: string; v8Flags?: string | null; mallocArenaMax?: number | null };
   const nodeFlags = (process.env.SCALE_BENCH_NODE_OPTIONS ?? values.nodeOptions ?? '').split(/\s+/).filter(Boolean);
+  // Applied by the child itself at start, as the operator's main does (RAYJOB_V8_FLAGS: node refuses them in NODE_OPTIONS).
+  const v8Flags = process.env.SCALE_BENCH_V8_FLAGS ?? values.v8Flags ?? '';
   const arenas = process.env.SCALE_BENCH_MALLOC_ARENA_MAX ?? (values.mallocArenaMax == null ? undefined : String(values.mallocArenaMax));
-  const env: Record<string, string> = arenas ? { MALLOC_ARENA_MAX: arenas } : {};
-  return { nodeFlags, env, shown: `NODE_OPTIONS=${JSON.stringify(nodeFlags.join(' '))} MALLOC_ARENA_MAX=${arenas ?? '(glibc default)'}` };
+  const env: Record<string, string> = { RAYJOB_V8_FLAGS: v8Flags, ...(arenas && { MALLOC_ARENA_MAX: arenas }) };
+  return { nodeFlags, env, shown: `NODE_OPTIONS=${JSON.stringify(nodeFlags.join(' '))} RAYJOB_V8_FLAGS=${JSON.stringify(v8Flags)} MALLOC_ARENA_MAX=${arenas ?? '(glibc default)'}` };
 }
 
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
@@ -192,7 +194,7 @@ const bytes = (n: number): string => `${Math.round(n).toLocaleString('en-US')} B
 
 console.log(`operator scale bench (synthetic mode: no kubelet, no Job controller, head pods marked Running/Ready by a bench writer, one Ray emulator on ${DASHBOARD_IP}:8265 for every cluster; see the header of apps/operator/bench/scale.ts)`);
 console.log(`operator client rate limit: ${QPS === 'unlimited' ? 'none (--qps unlimited, as the figures before #27 were measured)' : `--qps ${QPS} --burst ${2 * Number(QPS)} (the chart's default is 100/200; --qps unlimited compares with the figures before #27)`}`);
-console.log(`operator runtime settings (the chart's defaults; SCALE_BENCH_NODE_OPTIONS / SCALE_BENCH_MALLOC_ARENA_MAX override): ${CHART_RUNTIME.shown}`);
+console.log(`operator runtime settings (the chart's defaults; SCALE_BENCH_NODE_OPTIONS / SCALE_BENCH_V8_FLAGS / SCALE_BENCH_MALLOC_ARENA_MAX override): ${CHART_RUNTIME.shown}`);
 console.log('note: numbers on a shared, loaded 2-core machine vary run to run; compare each to the anchor beside it.\n');
 
 type Row = string[];

@@ -2,7 +2,14 @@
 import { loadConfig, usage } from './config/config.ts';
 import { createLogger, onShutdownSignals } from '@rayjob/kube-runtime';
 import { startOperator } from './operator.ts';
+import { applyV8Flags } from './runtime/v8-flags.ts';
 
+// First, before any work: V8 flags node refuses in NODE_OPTIONS (the chart's v8Flags, e.g. --optimize-for-size).
+const v8Flags = applyV8Flags(process.env);
+if (!v8Flags.ok) {
+  process.stderr.write(`rayjob-operator: ${v8Flags.message}\n`);
+  process.exit(2);
+}
 const loaded = loadConfig(process.argv.slice(2), process.env);
 if (loaded.ok === 'help') {
   process.stdout.write(`${usage()}\n`);

@@ -15,8 +15,8 @@ beforeAll(() => {
 }, 130_000);
 afterAll(() => rmSync(join(out, '..'), { recursive: true, force: true }));
 
-const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => execFile(process.execPath, [out, ...args], { timeout: 20_000 }, (err, stdout, stderr) =>
+const run = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => execFile(process.execPath, [out, ...args], { timeout: 20_000, env }, (err, stdout, stderr) =>
     resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
 
 describe('dist/operator.mjs', () => {
@@ -46,5 +46,12 @@ describe('dist/operator.mjs', () => {
     const bad = await run(['--reconcile-concurrency=zero']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--reconcile-concurrency: "zero" is not a number');
+  });
+
+  it('RAYJOB_V8_FLAGS: the chart\'s v8Flags run (node would refuse --optimize-for-size in NODE_OPTIONS); a bad one exits 2 naming the variable', async () => {
+    expect((await run(['--help'], { ...process.env, RAYJOB_V8_FLAGS: '--optimize-for-size' })).code).toBe(0);
+    const bad = await run(['--help'], { ...process.env, RAYJOB_V8_FLAGS: 'optimize-for-size' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('RAYJOB_V8_FLAGS: "optimize-for-size" is not a V8 flag');
   });
 });

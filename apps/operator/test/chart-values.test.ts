@@ -107,11 +107,12 @@ describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
   it('by default the operator runs with the memory settings the scale bench measured (values.yaml), and they can be unset', async () => {
     const env = (objects: Json[]): Array<{ name: string; value?: string }> => podSpec(objects).containers[0].env;
     const defaults = env(await rendered());
-    expect(defaults.filter((e) => ['NODE_OPTIONS', 'MALLOC_ARENA_MAX'].includes(e.name))).toEqual([
+    expect(defaults.filter((e) => ['NODE_OPTIONS', 'RAYJOB_V8_FLAGS', 'MALLOC_ARENA_MAX'].includes(e.name))).toEqual([
       { name: 'NODE_OPTIONS', value: '--max-semi-space-size=2' },
-      { name: 'MALLOC_ARENA_MAX', value: '2' },
+      { name: 'RAYJOB_V8_FLAGS', value: '--optimize-for-size' },
+      { name: 'MALLOC_ARENA_MAX', value: '1' },
     ]);
-    const unset = env(await rendered('--set', 'nodeOptions=', '--set', 'mallocArenaMax=null'));
+    const unset = env(await rendered('--set', 'nodeOptions=', '--set', 'v8Flags=', '--set', 'mallocArenaMax=null'));
     expect(unset.map((e) => e.name)).toEqual(['POD_NAMESPACE', 'POD_NAME']);
   });
 

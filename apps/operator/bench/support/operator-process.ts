@@ -24,7 +24,11 @@ import { rayJobController } from '../../src/controllers/rayjob/controller.ts';
 import { startOperator } from '../../src/operator.ts';
 import { cacheTransforms, CREATED_BY_SELECTOR, RAY_POD_SELECTOR, SUBMITTER_POD_SELECTOR } from '../../src/runtime/cached-fields.ts';
 import { createSharedInformers } from '../../src/runtime/shared-informers.ts';
+import { applyV8Flags } from '../../src/runtime/v8-flags.ts';
 
+// The chart's v8Flags, applied as the operator's main applies them (before any work), in every role.
+const v8Flags = applyV8Flags(process.env);
+if (!v8Flags.ok) throw new Error(v8Flags.message);
 const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { qps: { type: 'string' } } });
 const [role, kubeconfig, dashboardIP = '127.0.0.1', tailBytes] = positionals;
 if (!kubeconfig || (role !== 'operator' && role !== 'informers' && role !== 'informers-whole')) throw new Error('usage: operator-process.ts operator|informers|informers-whole <kubeconfig> [dashboard-ip]');
