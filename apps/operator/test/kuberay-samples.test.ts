@@ -1,18 +1,12 @@
 // Every in-scope KubeRay sample RayCluster (reference §15), and one of each kind whose feature is out of scope
 // (compat R17, R19), and the autoscaler sample with its sidecar (R20), as our own manifests modelled on them, reconciled by our RayCluster controller to `ready`
 // on the sandbox. Six clusters at a time keep the 2-core CI machine usable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterPath, getCluster, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterPath, getCluster, useRayClusterEnv } from './support/raycluster-env.ts';
 import { SAMPLE_CASES, type SampleCase } from './fixtures/kuberay-samples.ts';
 
-let env: RayClusterEnv;
-beforeAll(async () => {
-  env = await startRayClusterEnv({ extraImages: { 'fluent/fluent-bit': { entrypoint: ['sleep', 'infinity'] } } });
-}, 120_000);
-afterAll(async () => {
-  await env?.stop();
-}, 60_000);
+const env = useRayClusterEnv({ extraImages: { 'fluent/fluent-bit': { entrypoint: ['sleep', 'infinity'] } } });
 
 const collection: Record<string, string> = {
   ConfigMap: '/api/v1/namespaces/default/configmaps',
