@@ -13,6 +13,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Files share no module state (each starts its own sandbox; the RBAC records are named by pid and sequence):
+    // one module graph per worker instead of a fresh one per file (#27).
+    isolate: false,
     // Real-Ray files (of both projects) hold the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     projects: [
