@@ -4,9 +4,10 @@
 // leaves none of the cluster's keys (redis-cli); with Redis unreachable the finalizer is force-removed after the
 // cluster's `ray.io/gcs-ft-deletion-timeout` with KubeRay's ForceDeletedStuckCluster event. One real head at a time.
 // Runs where real Ray and redis-server are installed (CI); elsewhere it says why it is skipped.
+import { createKubeClient, describeError, resources, type KubeObject } from '@rayjob/kube-runtime';
 import { findRealRayBin, findRedisBin } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, type Json } from './support/api.ts';
+import { api, eventually } from './support/api.ts';
 import { createRedis, ftCluster, redisKeysOf } from './support/gcs-ft-redis.ts';
 import { clusterEvents, clusterPath, clusterPods, getCluster, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
 
@@ -48,7 +49,7 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
 
     // The Job goes with its cluster (owner reference), so its last state is read from a watch started before the
     // deletion: a poll can miss it (the Job completes, the finalizer goes and the GC deletes the Job between two GETs).
-    const jobConditions = watchTrueConditions(env.url, `${name}-redis-cleanup`);
+    const jobConditions = await watchTrueConditions(env.url, `${name}-redis-cleanup`);
     const deletedAt = Date.now();
     await api(env.url, 'DELETE', clusterPath(name));
     const job = await eventually('the Redis cleanup Job', async () => {
@@ -59,8 +60,10 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
     expect(job.metadata.annotations['ray.io/external-storage-namespace']).toBe(storage);
     expect(await clusterPods(env.url, name, 'ray.io/node-type=head')).toEqual([]); // the head went first
     await eventually('the RayCluster gone', async () => (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined, 180_000, 250);
-    const seen = await eventually('the cleanup Job\'s completion seen by the watch', () => (jobConditions.seen.has('Complete') || jobConditions.seen.has('SuccessCriteriaMet')) && [...jobConditions.seen], 30_000, 100)
-      .finally(() => jobConditions.stop());
+    const seen = await eventually('the cleanup Job\'s completion seen by the watch', () => {
+      if (jobConditions.failed !== undefined) throw new Error(`the watch failed: ${jobConditions.failed}`);
+      return (jobConditions.seen.has('Complete') || jobConditions.seen.has('SuccessCriteriaMet')) && [...jobConditions.seen];
+    }, 30_000, 100).finally(() => jobConditions.stop());
     console.log(`FT cluster deleted in ${((Date.now() - deletedAt) / 1000).toFixed(1)} s; cleanup Job: ${seen.join(', ')}`);
     expect(await keysOf(storage)).toEqual([]);
     const reasons = (await clusterEvents(env.url, name)).map((e) => e.reason);
@@ -89,24 +92,34 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
   }, 240_000);
 });
 
-/** Every condition type a Job showed True, from a watch on it by name (stop() ends the watch). */
-function watchTrueConditions(url: string, jobName: string): { seen: Set<string>; stop: () => void } {
+type Job = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
+
+/**
+ * Every condition type the named Job showed True, from a kube-runtime watch that starts at the Job list's current
+ * resourceVersion: every change after this call is delivered however late the watch connects. `failed` is the
+ * watch's error if it ended with one (a lost watch would otherwise only show as the completion never seen).
+ */
+async function watchTrueConditions(url: string, jobName: string): Promise<{ seen: Set<string>; readonly failed: string | undefined; stop: () => void }> {
+  const client = await createKubeClient({ server: url });
+  const listed = await client.list<Job>(resources.jobs, { namespace: 'default', fieldSelector: `metadata.name=${jobName}` });
+  if (!listed.ok) throw new Error(`listing Jobs: ${describeError(listed.error)}`);
   const seen = new Set<string>();
   const abort = new AbortController();
-  const follow = async () => {
-    const res = await fetch(`${url}/apis/batch/v1/namespaces/default/jobs?watch=true&fieldSelector=metadata.name%3D${jobName}`, { signal: abort.signal });
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for await (const chunk of res.body ?? []) {
-      buffered += decoder.decode(chunk, { stream: true });
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end).trim();
-        buffered = buffered.slice(end + 1);
-        const event: Json = line ? JSON.parse(line) : undefined;
-        for (const c of event?.object?.status?.conditions ?? []) if (c.status === 'True') seen.add(c.type as string);
-      }
-    }
+  let failed: string | undefined;
+  const note = (job: Job) => {
+    for (const c of job.status?.conditions ?? []) if (c.status === 'True') seen.add(c.type);
   };
-  follow().catch(() => undefined); // ends with stop(); a lost watch shows as the completion never seen
-  return { seen, stop: () => abort.abort() };
+  for (const job of listed.value.items) note(job);
+  void client.watch<Job>(resources.jobs, {
+    namespace: 'default', fieldSelector: `metadata.name=${jobName}`, resourceVersion: listed.value.metadata.resourceVersion, signal: abort.signal,
+    onEvent: (e) => {
+      if (e.type === 'ERROR') failed = e.object.message ?? JSON.stringify(e.object);
+      else if (e.type !== 'BOOKMARK') note(e.object);
+    },
+  }).then((end) => { if (!end.ok) failed = describeError(end.error); });
+  return {
+    seen,
+    get failed() { return failed; },
+    stop: () => { abort.abort(); void client.close(); },
+  };
 }
