@@ -6,10 +6,10 @@
 // Runs where real Ray and redis-server are installed (CI); elsewhere it says why it is skipped.
 import { createKubeClient, describeError, resources, type KubeObject } from '@rayjob/kube-runtime';
 import { findRealRayBin, findRedisBin } from '@rayjob/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually } from './support/api.ts';
 import { createRedis, ftCluster, redisKeysOf } from './support/gcs-ft-redis.ts';
-import { clusterEvents, clusterPath, clusterPods, getCluster, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterEvents, clusterPath, clusterPods, getCluster, useRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
 
 const rayBin = findRealRayBin();
 const redisBin = findRedisBin();
@@ -25,13 +25,8 @@ let env: RayClusterEnv;
 const keysOf = (namespace: string) => redisKeysOf(env.url, redisBin as string, namespace);
 
 describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${skipReason}`, () => {
-  beforeAll(async () => {
-    env = await startRayClusterEnv({ realRay: true });
-    await createRedis(env.url);
-  }, 120_000);
-  afterAll(async () => {
-    await env?.stop();
-  }, 60_000);
+  env = useRayClusterEnv({ realRay: true });
+  beforeAll(() => createRedis(env.url), 60_000);
 
   it('deleting a FT RayCluster runs the Redis cleanup Job and leaves none of its keys in Redis', async () => {
     const name = 'ft-delete';

@@ -22,9 +22,9 @@
 // restarted 1-2 times each, ready took 211 s and a replacement worker needed more than 150 s; at load 16-26 the
 // suite took 165 s (ready 93 s, head 0 restarts, one worker restart).
 import { findRealRayBin } from '@rayjob/sandbox';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterPath, clusterPods, getCluster, RAY_IMAGE, startRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterPath, clusterPods, getCluster, RAY_IMAGE, useRayClusterEnv, waitForState, type RayClusterEnv } from './support/raycluster-env.ts';
 
 const rayBin = findRealRayBin();
 const skipReason = rayBin === undefined ? ' (skipped: real Ray is not provisioned; run tools/ray/provision.sh or set RAYJOB_REAL_RAY_BIN)' : '';
@@ -125,14 +125,10 @@ async function headIP(): Promise<string> {
 }
 
 describe.skipIf(skipReason !== '')(`a RayCluster on real Ray${skipReason}`, () => {
-  beforeAll(async () => {
-    env = await startRayClusterEnv({ realRay: true });
-  }, 60_000);
+  env = useRayClusterEnv({ realRay: true });
+  // Runs before the environment's own afterAll (after-hooks run in reverse order): the cluster goes first.
   afterAll(async () => {
-    if (env) {
-      await api(env.url, 'DELETE', clusterPath(name));
-      await env.stop();
-    }
+    await api(env.url, 'DELETE', clusterPath(name));
   }, 60_000);
 
   it('becomes ready with a head and two worker groups, the workers registered with the real head', async () => {
