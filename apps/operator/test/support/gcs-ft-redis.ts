@@ -84,6 +84,29 @@ export function ftClusterSpec(redisAddress: string): Json {
   };
 }
 
+/** The custom resource only `ftDriverWorkers` offer: a job asking for it (entrypointResources) runs off the head. */
+export const DRIVER_RESOURCE = 'driver';
+
+/**
+ * One worker, as lean as the head, offering `DRIVER_RESOURCE` so a job's supervisor and driver can run on it, and
+ * carrying the cluster's GCS reconnect timeout (how long its raylet waits for a replaced head).
+ */
+export function ftDriverWorkers(reconnectTimeoutSeconds: number): Json {
+  return {
+    groupName: 'drivers', replicas: 1, minReplicas: 1, maxReplicas: 1,
+    rayStartParams: { ...lean, resources: `"{\\"${DRIVER_RESOURCE}\\": 1}"` },
+    template: {
+      spec: {
+        terminationGracePeriodSeconds: 5,
+        containers: [{
+          name: 'ray-worker', image: RAY_IMAGE, resources: { limits: { cpu: '1', memory: '1Gi' } },
+          env: [{ name: 'RAY_USAGE_STATS_ENABLED', value: '0' }, { name: 'RAY_gcs_rpc_server_reconnect_timeout_s', value: String(reconnectTimeoutSeconds) }],
+        }],
+      },
+    },
+  };
+}
+
 /** A head-only FT RayCluster. */
 export function ftCluster(name: string, redisAddress: string, annotations: Record<string, string> = {}): Json {
   return { apiVersion: 'ray.io/v1', kind: 'RayCluster', metadata: { name, namespace: 'default', annotations }, spec: ftClusterSpec(redisAddress) };
