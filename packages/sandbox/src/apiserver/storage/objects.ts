@@ -227,9 +227,8 @@ export function replaceObject(
   // Last finalizer removed from an object being deleted: it goes away now.
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
     if (options.dryRun) return { object: next, removed: true };
-    const gone = ctx.store.remove(rt.bucket, namespace, name);
-    if (!gone.ok) throw notFound(rt.plural, rt.group, name);
-    return { object: present(rt, gone.value), removed: true };
+    if (!ctx.store.remove(rt.bucket, namespace, name).ok) throw notFound(rt.plural, rt.group, name);
+    return { object: lastState(rt, next), removed: true };
   }
   // A write that changes nothing does not bump resourceVersion (no event), as the real server does.
   if (deepEqual(next, old)) return { object: old, removed: false };
@@ -307,3 +306,13 @@ export function deleteObject(ctx: ApiContext, rt: ResourceType, namespace: strin
   return { code: 202, body: present(rt, result.value) };
 }
 
+/**
+ * The answer to the write that removed an object (its last finalizer gone while deleting): the object as the write
+ * left it, finalizers gone, at the version the write replaced — as kube-apiserver 1.32 answers (checked on
+ * kube-reference): no new version a cache could show, and no finalizer for a client to read back.
+ */
+function lastState(rt: ResourceType, next: KubeObject): KubeObject {
+  const { finalizers: _gone, ...metadata } = next.metadata;
+  const last = { ...next, metadata };
+  return present(rt, rt.toStorage ? rt.toStorage(last) : last);
+}
