@@ -76,6 +76,19 @@ describe('own writes over a lagging cache', () => {
     expect(writes.size()).toBe(0);
   });
 
+  it('the write that removed the object (its last finalizer, while deleting) is read until the watch shows the delete, though its answer kept the version', () => {
+    const writes = createOwnWrites<KubeObject>();
+    const informer = fakeInformer();
+    writes.watch(informer.informer);
+    const deleting = { deletionTimestamp: '2026-12-06T11:58:29Z' };
+    informer.show(obj('a', '7', { ...deleting, finalizers: ['ray.io/rayjob-finalizer'] }));
+    // kube-apiserver 1.32 answers the removing PATCH at the version it replaced, finalizers gone (kube-reference).
+    writes.wrote(obj('a', '7', { ...deleting, finalizers: ['ray.io/rayjob-finalizer'] }), obj('a', '7', deleting));
+    expect(writes.freshest(informer.informer.cache.get('ns/a')!).metadata.finalizers).toBeUndefined();
+    informer.remove('a');
+    expect(writes.size()).toBe(0);
+  });
+
   it('remembers the answer as a cache holds it: without managedFields (a PUT carrying them would replace them)', () => {
     const writes = createOwnWrites<KubeObject>();
     writes.wrote(obj('a', '1'), obj('a', '2', { managedFields: [{ manager: 'rayjob-controller' }] } as Partial<KubeObject['metadata']>));

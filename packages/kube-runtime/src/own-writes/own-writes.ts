@@ -45,6 +45,9 @@ interface Remembered<T> {
   object: T;
 }
 
+/** Whether a write's answer is the object's last state: being deleted, no finalizer left to hold it. */
+const removedBy = (returned: KubeObject): boolean => Boolean(returned.metadata.deletionTimestamp) && (returned.metadata.finalizers ?? []).length === 0;
+
 export function createOwnWrites<T extends KubeObject>(options: OwnWritesOptions = {}): OwnWrites<T> {
   const maxObjects = options.maxObjects ?? 1_000;
   const maxVersions = options.maxVersionsPerObject ?? 16;
@@ -71,11 +74,14 @@ export function createOwnWrites<T extends KubeObject>(options: OwnWritesOptions 
     wrote: (sent, returned) => {
       const before = sent.metadata.resourceVersion;
       const after = returned.metadata.resourceVersion;
-      if (!before || !after || before === after) return;
+      // A write that removed an object (its last finalizer gone while it was being deleted) is answered at the
+      // version it replaced (kube-apiserver 1.32): remembered all the same, so a pass before the watch's delete
+      // does not read the removed finalizer back from the cache and write again (404).
+      if (!before || !after || (before === after && !removedBy(returned))) return;
       const key = objectKey(returned);
       const replaced = new Set(byKey.get(key)?.replaced);
       replaced.add(before);
-      replaced.delete(after);
+      if (after !== before) replaced.delete(after);
       for (const rv of replaced) {
         if (replaced.size <= maxVersions) break;
         replaced.delete(rv);

@@ -216,8 +216,13 @@ async function createOwned(rayJob: RayJob, obj: Owned, deps: ExecuteDeps, events
 /** Delete-if-present, with KubeRay's events; the pending create of the object is forgotten first. */
 async function deleteOwned(rayJob: RayJob, obj: { apiVersion: string; kind: string; name: string }, deps: ExecuteDeps, what: string, ok: [string, string], failed: [string, (m: string) => string]): Promise<ReconcileResult> {
   const ns = rayJob.metadata.namespace ?? 'default';
-  deps.expectations?.forgetObject({ kind: obj.kind, namespace: ns, name: obj.name });
+  const ref = { kind: obj.kind, namespace: ns, name: obj.name };
+  // Deleted already, and the cache does not show it yet: a second DELETE would only meet a 404 (or a no-op on an
+  // object its finalizers hold), so the pass waits for the watch as KubeRay's deletes do.
+  if (deps.expectations?.isPending(ref, 'delete')) return done;
+  deps.expectations?.forgetObject(ref);
   const r = await deps.client.delete(typeOf(obj), { namespace: ns, name: obj.name }, obj.kind === 'Job' ? { propagationPolicy: 'Background' } : undefined);
+  if (r.ok) deps.expectations?.expectDelete(`${ns}/${rayJob.metadata.name ?? ''}`, ref);
   if (r.ok) recordRayJobEvent(deps.events, rayJob, { type: 'Normal', reason: ok[0], action: 'Delete', note: ok[1] });
   else if (r.error.status !== 404) {
     recordRayJobEvent(deps.events, rayJob, { type: 'Warning', reason: failed[0], action: 'Delete', note: failed[1](r.error.message) });
