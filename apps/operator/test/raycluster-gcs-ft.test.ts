@@ -74,13 +74,16 @@ describe.skipIf(skipReason !== '')(`GCS fault tolerance on real Ray and Redis${s
     expect((await api(env.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayclusters', cluster)).status).toBe(201);
     await eventually('the finalizer added', async () => ((await getCluster(env.url, name)).metadata.finalizers ?? []).includes('ray.io/gcs-ft-redis-cleanup-finalizer') || undefined, 30_000, 250);
     await eventually('a head Pod', async () => ((await clusterPods(env.url, name, 'ray.io/node-type=head')).length > 0) || undefined, 30_000, 250);
-    const deletedAt = Date.now();
-    await api(env.url, 'DELETE', clusterPath(name));
+    const deleted = await api(env.url, 'DELETE', clusterPath(name));
+    // The timeout counts from the deletionTimestamp, which has whole seconds (up to 1 s before the DELETE):
+    // measured from it, not from the test's own clock at the call.
+    const deletedAt = Date.parse(deleted.body.metadata.deletionTimestamp);
+    expect(deletedAt, JSON.stringify(deleted.body)).toBeGreaterThan(0);
     await eventually('the RayCluster gone', async () => (await api(env.url, 'GET', clusterPath(name))).status === 404 || undefined, 120_000, 500);
     const seconds = (Date.now() - deletedAt) / 1000;
     const events = await clusterEvents(env.url, name);
     const forced = events.find((e) => e.reason === 'ForceDeletedStuckCluster');
-    console.log(`stuck FT cluster released ${seconds.toFixed(1)} s after deletion: ${forced?.note}`);
+    console.log(`stuck FT cluster released ${seconds.toFixed(1)} s after its deletionTimestamp: ${forced?.note}`);
     expect(forced).toMatchObject({ type: 'Warning', action: 'Cleanup' });
     expect(forced.note).toMatch(/^Force-removed GCS FT finalizer after [\d.ms]+s due to Redis cleanup timeout; Redis storage namespace "" may need manual cleanup$/);
     expect(seconds).toBeGreaterThanOrEqual(5);
