@@ -7,9 +7,9 @@
 // Real-Ray tier only (tools/ray/provision.sh); elsewhere it reports itself skipped. By hand, run it under
 // `flock /work/wt/realray.lock` beside other real-Ray runs.
 import { findRealRayBin } from '@rayjob/sandbox';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { api, eventually, type Json } from './support/api.ts';
-import { clusterPods, RAY_IMAGE, startRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
+import { clusterPods, RAY_IMAGE, useRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
 
 const rayBin = findRealRayBin();
 const skipReason = rayBin === undefined ? ' (skipped: real Ray is not provisioned; run tools/ray/provision.sh or set RAYJOB_REAL_RAY_BIN)' : '';
@@ -104,12 +104,7 @@ async function logTails(cluster: string, lines = 25): Promise<string> {
 }
 
 describe.skipIf(skipReason !== '')(`Ray's autoscaler on real Ray${skipReason}`, () => {
-  beforeAll(async () => {
-    env = await startRayClusterEnv({ realRay: true, withRayJobs: true });
-  }, 60_000);
-  afterAll(async () => {
-    await env?.stop();
-  }, 60_000);
+  env = useRayClusterEnv({ realRay: true, withRayJobs: true });
 
   it.each(VERSIONS)('autoscaler %s: workers 0 -> 2 for waiting tasks, the job SUCCEEDS, back to 0 when idle', async (version) => {
     const name = `autoscale-${version}`;
