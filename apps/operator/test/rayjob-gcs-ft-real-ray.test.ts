@@ -268,7 +268,10 @@ describe.skipIf(skipReason !== '')(`RayJobs on a GCS FT cluster whose head is lo
     expect(answered.map((a) => `${a.status} on ${a.driverNodeId}`), JSON.stringify(job.answers)).toEqual(answered.map(() => `RUNNING on ${job.driverNodeId}`));
     const { job: verdict, at } = job.decided as { job: Json; at: number };
     expect(verdict.status).toMatchObject({ jobDeploymentStatus: 'Failed', reason: 'JobDeploymentStatusTransitionGracePeriodExceeded', jobStatus: 'FAILED', jobId: job.id });
-    expect(verdict.status.message).toMatch(new RegExp(`^The Ray job's driver node ${job.driverNodeId} has been DEAD or missing since .*within ${RECONNECT_TIMEOUT_SECONDS}s\\)$`));
+    // Addition F's verdict rests on whichever of its two pieces of evidence matured first: the driver's node gone
+    // (the new head answered without it for the FT bound), or, when the job's submitter gave up on the lost head
+    // first (clean CI under load), the submitter finished with Ray's answer still RUNNING for the grace period.
+    expect(verdict.status.message).toMatch(new RegExp(`^(The Ray job's driver node ${job.driverNodeId} has been DEAD or missing since .*within ${RECONNECT_TIMEOUT_SECONDS}s\\)|The RayJob submitter finished at .* but the ray job did not reach terminal state within \\d+s)$`));
     expect(at - loss.lostAt).toBeGreaterThanOrEqual(RECONNECT_TIMEOUT_SECONDS * 1000);
     await expectOneSubmission(loss, head, job);
   }, 20 * 60_000);
