@@ -28,6 +28,9 @@
 // `--qps unlimited` (the figures before issue 27 were measured without one); each figure is printed beside them.
 //   node apps/operator/bench/scale.ts [--sizes 1000,10000] [--qps 100|unlimited]
 //   SCALE_BENCH_SNAPSHOT_DIR=dir: a heap snapshot of the operator at the end of each A phase.
+//   SCALE_BENCH_CPU_PROF_DIR=dir: a V8 CPU profile of every child (node --cpu-prof), written when it stops, named
+//       <role>-<n>.<pid>.cpuprofile (n counts the children forked; B's operator is the resync alone: it is stopped once
+//       its initial resync is done). Open it in Chrome DevTools or summarize it with `node --cpu-prof` tooling.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -99,8 +102,16 @@ interface KindBytes { kind: string; count: number; bytes: number }
 interface Stats { rss: number; heapUsed: number; cpuSeconds: number; synced: boolean; kinds: KindBytes[]; memory: Record<string, number> }
 interface Child { proc: ChildProcess; metrics?: string; stats(): Promise<Stats>; stop(): Promise<void> }
 
+let forked = 0;
+/** --cpu-prof for each child when SCALE_BENCH_CPU_PROF_DIR is set (see the header). */
+const cpuProfile = (role: string): string[] => {
+  const dir = process.env.SCALE_BENCH_CPU_PROF_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${role}-${forked}.\${pid}.cpuprofile`] : [];
+};
+
 async function forkChild(role: 'operator' | 'informers' | 'informers-whole'): Promise<Child> {
-  const proc = fork(child, [role, kubeconfig, DASHBOARD_IP, '--qps', QPS], { execArgv: ['--expose-gc', ...CHART_RUNTIME.nodeFlags], env: { ...process.env, ...CHART_RUNTIME.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  forked++;
+  const proc = fork(child, [role, kubeconfig, DASHBOARD_IP, '--qps', QPS], { execArgv: ['--expose-gc', ...CHART_RUNTIME.nodeFlags, ...cpuProfile(role)], env: { ...process.env, ...CHART_RUNTIME.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<{ metrics?: string }>((resolve, reject) => {
     proc.once('message', (m) => resolve(m as { metrics?: string }));
     proc.once('exit', (code) => reject(new Error(`${role} child exited ${code} before it was ready`)));
@@ -131,6 +142,19 @@ async function metric(c: Child, name: string, controller: string): Promise<numbe
 const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> => {
   await eventually(check, { what, withinMs: timeoutMs, everyMs: 250, retryErrors: false });
 };
+
+/** The operator's API requests so far by method and code (client-go's rest_client_requests_total), e.g. "GET 200: 12". */
+async function apiRequests(c: Child): Promise<string> {
+  const text = await (await retrying(`http://${c.metrics}/metrics`)).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('rest_client_requests_total{')) continue;
+    const label = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(line)?.[1] ?? '?';
+    const key = `${label('method')} ${label('code')}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return [...counts].map(([k, n]) => `${k}: ${n}`).join(', ') || 'none';
+}
 
 /** The wall time of one reconcile (at the measured rate) in structuredClones of a RayJob. */
 const perReconcile = (reconcilesPerSecond: number): string => (reconcilesPerSecond > 0 ? (cloneRate / reconcilesPerSecond).toFixed(0) : 'n/a');
@@ -242,7 +266,9 @@ for (const size of SIZES) {
   // B: restart over all of them.
   const b = await resync(size);
   const bStats = await b.op.stats();
-  console.log(`  size ${size} B: operator RSS ${mb(bStats.rss)} (${kb(bStats.rss / size)} per RayJob); where it is: ${parts(bStats)}`);
+  const bRequests = await apiRequests(b.op);
+  // CPU: the operator child's own, module loading included (what a resync costs, comparable on a loaded machine).
+  console.log(`  size ${size} B: resync ${b.seconds.toFixed(1)} s, operator CPU ${bStats.cpuSeconds.toFixed(1)} s from start; API requests ${bRequests}; operator RSS ${mb(bStats.rss)} (${kb(bStats.rss / size)} per RayJob); where it is: ${parts(bStats)}`);
   await b.op.stop();
   const resyncBefore = RESYNC_SECONDS_BEFORE[size];
   rows.push([`B: restart, resync`, String(size), b.seconds.toFixed(1), (size / b.seconds).toFixed(1), resyncBefore ? `${resyncBefore} s (now ${ratio(b.seconds, resyncBefore)})` : `${RESYNC_SECONDS_BEFORE[10000]} s at 10,000`, String(b.reconciles), (b.reconciles / b.seconds).toFixed(1), perReconcile(b.reconciles / b.seconds), mb(bStats.rss), mb(bStats.heapUsed), mb(informerOnly), ratio(bStats.rss, informerOnly), ratio(bStats.rss, idleRss)]);
