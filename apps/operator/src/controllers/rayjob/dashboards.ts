@@ -48,6 +48,8 @@ export interface DashboardClients {
 }
 
 const DIRECT_TIMEOUT_MS = 2_000;
+/** The idle clients are looked for every idleMs / SWEEP_FRACTION. */
+const SWEEP_FRACTION = 10;
 const PROXY_TIMEOUT_MS = 10_000;
 
 /** Told the outcome of every dashboard request the RayJob controller makes (Ray client result kinds). */
@@ -62,6 +64,8 @@ interface DashboardState {
   /** Per (cluster, address): the client and the credentials it was made with. */
   clients: Map<string, { client: RayClient; usedAt: number; credentials: string }>;
   pool: ReturnType<typeof createConnectionPool>;
+  /** When the idle clients were last looked for (sweep). */
+  sweptAt: number;
 }
 
 export function createDashboardClients(
@@ -77,7 +81,7 @@ export function createDashboardClients(
     ...(proxyTls && { tls: rayTls(proxyTls) }),
     ...(!(route.useKubernetesProxy && route.apiServer) && route.lookup !== undefined && { lookup: route.lookup }),
   });
-  const d: DashboardState = { route, readSecret, idleMs, observe, clients: new Map(), pool };
+  const d: DashboardState = { route, readSecret, idleMs, observe, clients: new Map(), pool, sweptAt: Date.now() };
   return {
     clientFor: (cluster, dashboardURL) => clientFor(d, cluster, dashboardURL),
     async close() {
@@ -116,7 +120,14 @@ async function clusterToken(readSecret: SecretReader, cluster: RayCluster): Prom
   return { ok: true, token: value.trim() };
 }
 
+/**
+ * Closes the clients not used for idleMs, looking at most once per SWEEP_FRACTION of idleMs (a client lives at most
+ * idleMs * (1 + 1/SWEEP_FRACTION) unused): a look per call walked every client, so a resync's first pass over
+ * 10,000 RayJobs made ~50 million steps (~1 s of CPU).
+ */
 function sweep(d: DashboardState, now: number): void {
+  if (now - d.sweptAt < d.idleMs / SWEEP_FRACTION) return;
+  d.sweptAt = now;
   for (const [key, entry] of d.clients) {
     if (now - entry.usedAt > d.idleMs) {
       d.clients.delete(key);
