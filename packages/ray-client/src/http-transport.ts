@@ -95,13 +95,19 @@ export function createHttpTransport(config: {
   };
 }
 
-/** A shared undici pool: undici is imported on the first request, so a client without one never loads it. */
+/**
+ * undici, imported on the first request through a shared pool, so a process without one never loads it. Once per
+ * process, not per client: the operator makes a client per cluster, and a dynamic import is not free (a resync's
+ * first pass over 10,000 clusters imported it 10,000 times).
+ */
+let undici: Promise<typeof import('undici')> | undefined;
+
+/** A shared undici pool. */
 function createUndiciSender(
   dispatcher: Dispatcher,
   baseUrl: string,
   redact: Redactor,
 ): { sendOnce: (request: HttpRequest) => Promise<HttpOutcome>; close: () => void } {
-  let undici: Promise<typeof import('undici')> | undefined;
   async function sendOnce({ method, path, headers, body, signal, timeoutMs }: HttpRequest): Promise<HttpOutcome> {
     try {
       const { request } = await (undici ??= import('undici'));
