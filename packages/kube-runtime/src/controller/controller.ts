@@ -2,6 +2,7 @@
 // work queue; workers (up to `concurrency`, one per key) call reconcile(key) once the watched caches have
 // synced. An error or {requeue} re-queues with backoff, {requeueAfterMs} re-queues after that delay, and
 // success forgets the key's failures.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { systemClock, type Clock } from '../clock.ts';
 import { describeError, isConflict, type KubeError } from '../client/errors.ts';
 import { splitKey, objectKey, type KubeObject } from '../client/types.ts';
@@ -161,6 +162,12 @@ async function worker(c: ControllerState, signal: AbortSignal): Promise<void> {
       return;
     }
     await reconcileOne(c, key, signal);
+    // A reconcile that reads only the cache never leaves the microtask queue, and neither does the next one: such a
+    // worker would run its whole queue before any socket is read, while another controller's reconcile waits for
+    // its answer (a restart's RayCluster pass over 10,000 unchanged clusters ran alone before the RayJob pass, whose
+    // dashboard round trips then left the process idle). One turn of the event loop per reconcile lets answers in
+    // between, so one controller's waits are filled with another's work.
+    await yieldToEventLoop();
   }
 }
 
