@@ -33,7 +33,19 @@ export function keepFields(value: unknown, rule: KeepRule): unknown {
   return kept;
 }
 
+/** Transforms made by keepFieldsTransform (see keepsPlainData). */
+const plainDataTransforms = new WeakSet<object>();
+
 /** The cache transform an allow-list defines: applied to every object before the cache stores it. */
 export function keepFieldsTransform<T extends object>(rule: KeepRule): (obj: T) => T {
-  return (obj) => keepFields(obj, rule) as T;
+  const transform = (obj: T): T => keepFields(obj, rule) as T;
+  plainDataTransforms.add(transform);
+  return transform;
 }
+
+/**
+ * Whether `transform` returns plain data made of its input's own values (keepFieldsTransform's do): what it
+ * returns may then be changed in place, e.g. by the informer's string interning, after the transform dropped
+ * what the cache does not keep (another transform may return anything, such as a proxy that records reads).
+ */
+export const keepsPlainData = (transform: unknown): boolean => typeof transform === 'function' && plainDataTransforms.has(transform);
