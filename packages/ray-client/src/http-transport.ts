@@ -6,6 +6,7 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { createNodeHttpSender } from './node-http-transport.ts';
+import { deadlineSignal } from './deadline-signal.ts';
 import { transportFailure, type HttpOutcome, type HttpRequest } from './http-request.ts';
 
 export type { HttpOutcome, HttpRequest } from './http-request.ts';
@@ -66,14 +67,8 @@ export function createHttpTransport(config: {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
     }
-    const outcome = await sender.sendOnce({
-      method,
-      path,
-      headers,
-      body,
-      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...callerSignals(options.signal)]),
-      timeoutMs,
-    });
+    const deadline = deadlineSignal(timeoutMs, callerSignals(options.signal));
+    const outcome = await sender.sendOnce({ method, path, headers, body, signal: deadline.signal, timeoutMs }).finally(deadline.release);
     // The caller's abort is no outage of the server: say so (a timeout is an abort too, told apart here).
     if (outcome.kind === 'transport-error' && cancelled(options.signal)) return aborted(method, path);
     return outcome;

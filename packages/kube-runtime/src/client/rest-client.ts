@@ -4,6 +4,7 @@
 import { request } from 'undici';
 import { sleep, systemClock, type Clock } from '../clock.ts';
 import { bucketLimiter } from '../workqueue/rate-limiters.ts';
+import { deadlineSignal } from './deadline-signal.ts';
 import { openConnection, type Connection, type ConnectionSource, type ConnectionTls } from './connection.ts';
 import { errorFromException, errorFromResponse, type KubeError, type KubeResult } from './errors.ts';
 import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';
@@ -190,7 +191,8 @@ async function sendOnce<T>(c: ClientCore, req: RawRequest): Promise<{ result: Ku
   if (req.signal?.aborted) return { result: { ok: false, error: aborted(req) } };
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': c.userAgent, ...(await conn.headers()) };
   if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
-  const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(c.timeoutMs)]) : AbortSignal.timeout(c.timeoutMs);
+  const deadline = deadlineSignal(c.timeoutMs, [req.signal]);
+  const signal = deadline.signal;
   const started = c.clock.now();
   try {
     const res = await request(conn.server + path, {
@@ -215,6 +217,8 @@ async function sendOnce<T>(c: ClientCore, req: RawRequest): Promise<{ result: Ku
     observer?.response(req.method, 0, host);
     observer?.latency?.(req.method, host, secondsSince(c, started));
     return { result: { ok: false, error: req.signal?.aborted ? aborted(req) : errorFromException(req.method, req.path, e) } };
+  } finally {
+    deadline.release();
   }
 }
 
