@@ -1,22 +1,18 @@
+import { semanticEqual } from '@rayjob/kube-model';
 import type { RayJobResourceStatus } from '../schema/index.ts';
 
 /**
- * Deep equality of two statuses, ignoring undefined fields and the RayCluster status' lastUpdateTime (which the
- * RayCluster controller bumps on every write and would otherwise force a RayJob status write each time).
+ * Deep equality of two statuses, ignoring undefined fields and key order (kube-model's semanticEqual) and the RayCluster
+ * status' lastUpdateTime (which the RayCluster controller bumps on every write and would otherwise force a RayJob
+ * status write each time). Every pass compares twice or four times; a key-sorted JSON copy of each side made most of
+ * what a RayJob pass allocated.
  */
 export function statusEqual(a: RayJobResourceStatus, b: RayJobResourceStatus): boolean {
-  return canonical(a) === canonical(b);
+  return semanticEqual(withoutUpdateTime(a), withoutUpdateTime(b));
 }
 
-function canonical(status: RayJobResourceStatus): string {
-  return JSON.stringify(status, (key, value: unknown) => {
-    if (key === 'lastUpdateTime') return undefined;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-    // Key order must not matter: rebuild plain objects with sorted keys (JSON.stringify drops undefined).
-    const record = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
-  });
-}
+const withoutUpdateTime = (status: RayJobResourceStatus): RayJobResourceStatus =>
+  status.rayClusterStatus?.lastUpdateTime === undefined ? status : { ...status, rayClusterStatus: { ...status.rayClusterStatus, lastUpdateTime: undefined } };
 
 /**
  * Whether a decided status is worth a write. KubeRay writes only when jobStatus, jobDeploymentStatus, the mirrored
