@@ -41,12 +41,13 @@ export type Ending =
 
 export function createContext(input: DecisionInput): Context {
   const { rayJob } = input;
-  const original = copyJson(rayJob.status ?? { succeeded: 0, failed: 0 });
+  // Two copies of one serialization: what the pass started from, and the draft it edits.
+  const statusJson = JSON.stringify(rayJob.status ?? { succeeded: 0, failed: 0 });
   return {
     input,
     rayJob,
-    original,
-    status: copyJson(original),
+    original: JSON.parse(statusJson) as RayJobResourceStatus,
+    status: JSON.parse(statusJson) as RayJobResourceStatus,
     actions: [],
     memory: copyJson(input.memory),
     now: input.now,
