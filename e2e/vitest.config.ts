@@ -11,7 +11,7 @@ export default defineConfig({
     // Each file starts one sandbox (API server, kubelet, operator, pods as processes): one at a time on 2 cores;
     // the scenarios inside a file run concurrently on that sandbox, each in its own namespace.
     fileParallelism: false,
-    // Real-Ray files hold the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    // Real-Ray files hold a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     testTimeout: 300_000,
     hookTimeout: 180_000,

@@ -16,7 +16,7 @@ export default defineConfig({
     // Files share no module state (each starts its own sandbox; the RBAC records are named by pid and sequence):
     // one module graph per worker instead of a fresh one per file (#27).
     isolate: false,
-    // Real-Ray files (of both projects) hold the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    // Real-Ray files (of both projects) hold a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     projects: [
       {

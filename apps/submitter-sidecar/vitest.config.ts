@@ -14,7 +14,7 @@ export default defineConfig({
     fileParallelism: false,
     // Files share no module state: one module graph per worker instead of a fresh one per file (#27).
     isolate: false,
-    // The real-Ray file holds the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    // The real-Ray file holds a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     testTimeout: 20_000,
     hookTimeout: 60_000,

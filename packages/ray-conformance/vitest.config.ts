@@ -15,7 +15,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     // Heads are heavy (~1.7 GB RSS, several processes): never run two test files at once.
     fileParallelism: false,
-    // Heads never overlap with another project's either: the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    // Each file holds a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs), and each head start the
+    // machine's Ray start lock: heads never start beside another project's Ray node.
     setupFiles: [realRaySlot],
     // Scenarios on the shared head run a few at a time: each job starts a Ray worker process.
     maxConcurrency: 3,

@@ -15,7 +15,7 @@ export default defineConfig({
     // Each file gets a fresh module graph (isolate stays on): with one graph per worker (#27, f44ec79) the clean CI
     // saw both `kubectl logs` tests of kubelet/restarts-and-logs time out (they pass alone in 8 s and 3 s), so some
     // module state outlives a file's sandbox; until it is found, isolation is worth its ~50 CPU-seconds.
-    // The real-Ray file holds the machine's one real-Ray slot (tools/ci/real-ray-slot.mjs).
+    // The real-Ray file holds a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     projects: [
       {

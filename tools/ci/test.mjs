@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one Vitest run after another
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
-// RBAC check). Real Ray heads never overlap across lanes: each real-Ray file holds the machine's real-Ray slot
-// (tools/ci/real-ray-slot.mjs). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
+// RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock) and at most two real-Ray files run
+// at once, across lanes (the real-Ray slot; tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
 // then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
 // the real-Ray slot most, every other project (a new one too, with no edit here) shortest first, and last e2e's
 // fault campaign as a run of its own.
@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { rayStartLockDir, rayStartLogPath } from '@rayjob/test-support';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -121,6 +122,24 @@ function runProject(project) {
   });
 }
 
+/**
+ * The run's real Ray node starts, from the Ray start lock's log (every start on the machine since `since`, other
+ * users' included): how many, how each ended, and how long they waited for and held the lock.
+ */
+export function rayStartSummary(since, file = rayStartLogPath(rayStartLockDir())) {
+  const pattern = /^(\S+) \[ray start lock\] .*: waited ([\d.]+) s, held ([\d.]+) s \((.*)\)$/;
+  const starts = [`${file}.old`, file]
+    .flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n') : []))
+    .map((line) => pattern.exec(line))
+    .filter((m) => m !== null && Date.parse(m[1]) >= since)
+    .map((m) => ({ waited: Number(m[2]), held: Number(m[3]), outcome: m[4] }));
+  if (starts.length === 0) return 'ray start lock: no real Ray node started';
+  const outcomes = Object.entries(Object.groupBy(starts, (s) => s.outcome)).map(([o, list]) => `${list.length} ${o}`).join(', ');
+  const sum = (key) => starts.reduce((t, s) => t + s[key], 0).toFixed(0);
+  const longest = Math.max(...starts.map((s) => s.waited)).toFixed(0);
+  return `ray start lock: ${starts.length} real Ray node starts (${outcomes}); waited ${sum('waited')} s in all (longest ${longest} s), held ${sum('held')} s (${file})`;
+}
+
 async function main() {
   const all = workspaceProjects();
   // Project names, or nx's --projects=a,b (what `npm test -- --projects=...` used to take).
@@ -141,6 +160,7 @@ async function main() {
     return done;
   }))).flat();
   process.stdout.write(`\n=== npm test: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(`${rayStartSummary(started)}\n`);
   for (const r of results) process.stdout.write(`${r.code === 0 ? 'ok    ' : 'FAILED'} ${r.name} ${r.seconds.toFixed(0)} s\n`);
   process.exit(results.every((r) => r.code === 0) ? 0 : 1);
 }

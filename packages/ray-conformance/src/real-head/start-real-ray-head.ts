@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { holdRayStartLock } from '@rayjob/test-support';
 import { pollUntil, sleep } from '../probe/deadline.ts';
 import { httpRequest } from '../probe/http.ts';
 import { freePort, tcpOpen } from './free-port.ts';
@@ -209,10 +210,20 @@ async function startOnce(options: RealRayHeadOptions): Promise<RealRayHead> {
   const agentUrl = `http://127.0.0.1:${agentPort}`;
   const args = rayStartArgs(blocking, { dashboardPort, gcsPort, clientPort, agentPort }, options.numCpus ?? 2, tempDir);
 
+  // The machine's Ray start lock, from just before `ray start` until the head answers (or failed): a starting head
+  // is ~25 CPU-seconds of Python imports, and two at once on 2 cores miss Ray's own startup deadlines.
+  const startLock = await holdRayStartLock(`head ${marker}`, { print: (line) => process.stdout.write(`${line}\n`) });
   const started = Date.now();
-  const head = await spawnHead(venv, args, headEnv(options, marker), tempDir, marker);
-  await waitReady(head, { url, agentUrl, clientPort, blocking }, options);
+  let head: SpawnedHead;
+  try {
+    head = await spawnHead(venv, args, headEnv(options, marker), tempDir, marker);
+    await waitReady(head, { url, agentUrl, clientPort, blocking }, options);
+  } catch (error) {
+    await startLock.release('failed');
+    throw error;
+  }
   const startupMs = Date.now() - started;
+  await startLock.release('up');
   const { identity } = head;
 
   return {

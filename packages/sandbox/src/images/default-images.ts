@@ -90,7 +90,7 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     const image = rayEmulatorImage({ emulatorCli, node, ...(jobsThroughSubmitter && { jobCommand: submitter.entrypoint }) });
     return { ...image, env: { ...image.env, ...cacheEnv } };
   };
-  const ray = rayBin !== undefined ? realRayImage({ rayBin }) : existsSync(emulatorCli) ? emulator() : undefined;
+  const ray = rayBin !== undefined ? realRayImage({ rayBin, node, env: cacheEnv }) : existsSync(emulatorCli) ? emulator() : undefined;
   // KubeRay's samples and docs name these Ray images too.
   if (ray) for (const image of ['rayproject/ray', 'rayproject/ray-ml', 'quay.io/kuberay/ray']) catalog[image] = ray;
   // Debian's redis-server where installed (.ci/run and the README's set-up install it): KubeRay's FT samples' Redis.

@@ -8,9 +8,12 @@
 //   `ray health-check` asks the head's dashboard; `ray job ...` runs `jobCommand` (e.g. our submitter).
 // Probes that check the GCS are mapped to the emulator's /api/gcs_healthz; raylet and unified health
 // checks (/api/local_raylet_healthz, /api/healthz on 52365) are answered by the shim itself.
+import { mkdirSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rayStartLockDir } from '@rayjob/test-support';
 import type { ImageProgram } from '../kubelet/image-program.ts';
+import { realRayBinDir } from './real-ray-bin.ts';
 
 export interface RayEmulatorImageOptions {
   /** Absolute path of packages/ray-emulator/src/cli.ts. */
@@ -63,19 +66,31 @@ export interface RealRayImageOptions {
   /** Directory holding a real Ray installation's `ray` (e.g. a virtualenv's bin). */
   rayBin: string;
   basePath?: string;
+  /** Node binary that runs `ray start`'s start-lock wrapper (defaults to this process's). */
+  node?: string;
+  /** More environment baked into the image (e.g. NODE_COMPILE_CACHE for the wrapper). */
+  env?: Record<string, string>;
+  /** The Ray start lock's folder (defaults to @rayjob/test-support's rayStartLockDir()). */
+  startLockDir?: string;
 }
 
 /**
  * Ray images backed by a real Ray installation on this machine: its bin directory goes on PATH and
- * over /usr/local/sbin (so `bash -l` finds `ray` too). With per-pod network namespaces each head has
- * its own ports and IP, so several real Ray clusters can run side by side.
+ * over /usr/local/sbin (so `bash -l` finds `ray` too), as a generated copy (real-ray-bin.ts) whose `ray start`
+ * takes the machine's Ray start lock until the node is up: a cluster's head and workers, and other tests'
+ * clusters, start one at a time and then run side by side. With per-pod network namespaces each head has its own
+ * ports and IP, so several real Ray clusters can run side by side.
  */
 export function realRayImage(options: RealRayImageOptions): ImageProgram {
+  const bin = realRayBinDir(options.rayBin, options.node ?? process.execPath);
+  // Pods have a /tmp of their own: the lock's folder (in the host's temp folder) is mounted at the same path.
+  const startLockDir = options.startLockDir ?? rayStartLockDir();
+  mkdirSync(startLockDir, { recursive: true });
   return {
     entrypoint: [],
     cmd: ['bash'],
     env: {
-      PATH: `${options.rayBin}${delimiter}${options.basePath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
+      PATH: [bin, options.rayBin, options.basePath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(delimiter),
       // The dashboard gives each of its subprocess modules 30 s to start, and `ray start` gives the dashboard
       // 60 s; on a shared, loaded CI machine the imports alone can take longer, and the head then exits.
       // A pod's env still overrides these.
@@ -84,9 +99,16 @@ export function realRayImage(options: RealRayImageOptions): ImageProgram {
       // Not raised: the raylet's own wait for the DashboardAgent's ports (~15 s in Ray 2.58, not configurable;
       // under load the agent's imports can miss it and the raylet aborts). `ray start` then exits within its
       // default 30 s and the container restarts, which is quicker than waiting longer for a dead raylet.
+      // The start lock keeps other Ray nodes' starts from adding to that load.
       // No machine here reaches Ray's usage-stats server: a head would only spend time trying.
       RAY_USAGE_STATS_ENABLED: '0',
+      ...options.env,
+      RAYJOB_RAY_START_DIR: startLockDir,
     },
-    mounts: [{ source: options.rayBin, target: '/usr/local/sbin' }],
+    mounts: [
+      { source: bin, target: '/usr/local/sbin' },
+      { source: bin, target: bin },
+      { source: startLockDir, target: startLockDir, readOnly: false },
+    ],
   };
 }

@@ -1,7 +1,8 @@
 // The default image map and the --image flag, as pure functions.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImages, parseImageFlag } from '../../src/images/default-images.ts';
 import { lookupImage } from '../../src/kubelet/image-program.ts';
@@ -42,9 +43,13 @@ describe('default images', () => {
     expect(JSON.parse(program?.env?.RAYJOB_RAY_JOB_COMMAND ?? 'null')).toEqual(['/n', join(repo, 'apps/submitter-sidecar/src/main.ts')]);
   });
 
-  it('Ray images run real Ray where it is provisioned', () => {
+  it('Ray images run real Ray where it is provisioned', async () => {
     const program = lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REAL_RAY_BIN: join(repo, 'ray/bin') } }), 'rayproject/ray:2.58.0');
-    expect(program?.env?.PATH?.startsWith(join(repo, 'ray/bin'))).toBe(true);
+    // First on PATH: the installation's bin folder with the `ray` that runs `ray start` under the Ray start lock.
+    const [first, second] = (program?.env?.PATH ?? '').split(delimiter);
+    expect(readFileSync(join(first!, 'ray'), 'utf8')).toContain(`'${join(repo, 'ray/bin/ray')}' "$@"`);
+    expect(second).toBe(join(repo, 'ray/bin'));
+    await rm(first!, { recursive: true, force: true });
     expect(program?.env?.RAYJOB_EMULATOR_CLI).toBeUndefined();
   });
 
