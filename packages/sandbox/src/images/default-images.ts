@@ -4,6 +4,7 @@
 // operator images run this checkout's entry points. Paths are configuration (the sandbox imports no app).
 import { existsSync } from 'node:fs';
 import { imageRepository } from '@rayjob/kube-model';
+import { rayStartLockDir } from '@rayjob/test-support';
 import { join } from 'node:path';
 import type { ImageCatalog, ImageProgram } from '../kubelet/image-program.ts';
 import { rayEmulatorImage, realRayImage } from './ray-image.ts';
@@ -90,7 +91,7 @@ export function defaultImages(options: DefaultImagesOptions): ImageCatalog {
     const image = rayEmulatorImage({ emulatorCli, node, ...(jobsThroughSubmitter && { jobCommand: submitter.entrypoint }) });
     return { ...image, env: { ...image.env, ...cacheEnv } };
   };
-  const ray = rayBin !== undefined ? realRayImage({ rayBin, node, env: cacheEnv }) : existsSync(emulatorCli) ? emulator() : undefined;
+  const ray = rayBin !== undefined ? realRayImage({ rayBin, node, env: cacheEnv, startLockDir: rayStartLockDir(options.env) }) : existsSync(emulatorCli) ? emulator() : undefined;
   // KubeRay's samples and docs name these Ray images too.
   if (ray) for (const image of ['rayproject/ray', 'rayproject/ray-ml', 'quay.io/kuberay/ray']) catalog[image] = ray;
   // Debian's redis-server where installed (.ci/run and the README's set-up install it): KubeRay's FT samples' Redis.

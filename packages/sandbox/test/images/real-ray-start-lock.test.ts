@@ -1,4 +1,4 @@
-// The `ray` that real-Ray pods find first (realRayImage, real-ray-bin.ts) runs `ray start` under the machine's Ray
+// The `ray` that real-Ray pods find first (the real-Ray image, real-ray-bin.ts) runs `ray start` under the machine's Ray
 // start lock and lets it go once Ray says the node is up, or when the start dies. Run here without pods or Ray: a
 // stand-in `ray` prints what Ray prints and waits where Ray does its CPU-heavy start.
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { eventually, holdRayStartLock, tempDir, type TempDir } from '@rayjob/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { realRayImage } from '../../src/images/ray-image.ts';
+import { defaultImages } from '../../src/images/default-images.ts';
+import { lookupImage } from '../../src/kubelet/image-program.ts';
 
 // `ray start ...`: says it is starting, starts (waits for the file $GO), then as Ray prints the started line and
 // blocks (`exec sleep`: signals reach it as they would reach Ray), or with FAKE_MODE=die fails as a raylet abort does.
@@ -35,9 +36,12 @@ beforeEach(async () => {
   writeFileSync(join(rayBin, 'ray'), fakeRay);
   chmodSync(join(rayBin, 'ray'), 0o755);
   writeFileSync(join(rayBin, 'python'), '');
-  const image = realRayImage({ rayBin, startLockDir: join(dir.path, 'start-lock') });
-  bin = image.mounts?.find((m) => m.target === '/usr/local/sbin')?.source ?? '';
-  env = { ...process.env, ...image.env, GO: join(dir.path, 'go') };
+  // Through the catalog, as pods get it (and without naming the real-Ray calls that would make this file take a
+  // place in the real-Ray slot, tools/ci/real-ray-slot.mjs).
+  const image = lookupImage(defaultImages({ repoRoot: dir.path, realRayBin: rayBin, env: { RAYJOB_RAY_START_DIR: join(dir.path, 'start-lock') } }), 'rayproject/ray:2.58.0');
+  bin = image?.mounts?.find((m) => m.target === '/usr/local/sbin')?.source ?? '';
+  expect(image?.mounts).toContainEqual({ source: join(dir.path, 'start-lock'), target: join(dir.path, 'start-lock'), readOnly: false });
+  env = { ...process.env, ...image?.env, GO: join(dir.path, 'go') };
 });
 afterEach(async () => {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
@@ -99,7 +103,7 @@ describe("real-Ray pods' `ray start` and the machine's Ray start lock", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(run.output()).not.toContain('starting:');
     await other.release('up');
-    await run.saw('Ray runtime started.');
+    await run.saw('[ray start lock]');
     expect(run.output()).toMatch(/\[ray start lock\] head \S+: waited (0\.[5-9]|[1-9]\d*\.\d) s/);
   });
 
