@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one Vitest run after another
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
-// RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock) and at most two real-Ray files run
-// at once, across lanes (the real-Ray slot; tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
+// RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock), and real-Ray files take one of the
+// real-Ray slot's places (RAYJOB_REAL_RAY_SLOTS, default 1) across lanes (tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
 // then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
 // the real-Ray slot most, every other project (a new one too, with no edit here) shortest first, and last e2e's
 // fault campaign as a run of its own.
