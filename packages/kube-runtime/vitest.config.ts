@@ -13,6 +13,8 @@ export default defineConfig({
     // Files share no state: one module graph per worker instead of a fresh one per file (#27: the per-file
     // re-import was most of this project's CPU).
     isolate: false,
+    // A test file fails if a process it started is still running after it (per file, also without isolation).
+    setupFiles: ['@rayjob/test-support/setup/no-leftover-processes'],
     projects: [
       {
         extends: true,

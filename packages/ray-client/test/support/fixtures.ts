@@ -1,16 +1,16 @@
 // Real sockets on 127.0.0.1: the emulator for Ray's behaviour, and tiny raw servers for answers Ray would
-// never give (wrong shapes, resets, silent peers). Everything started here is closed after each test.
+// never give (wrong shapes, resets, silent peers). Everything started here is closed after each test (stop-started.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach } from 'vitest';
 import { fastTiming, startRayEmulator, type RayEmulator, type RayEmulatorOptions } from '@rayjob/ray-emulator';
 import { freePort } from '@rayjob/test-support';
 import { createRayClient, type RayClient, type RayClientOptions } from '../../src/index.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
+/** Runs (newest first) what the test registered; called after each test by the setup file stop-started.ts. */
+export async function runCleanups(): Promise<void> {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+}
 
 export async function emulator(options: RayEmulatorOptions = {}): Promise<RayEmulator> {
   const e = await startRayEmulator({ ...options, timing: { ...fastTiming, ...options.timing } });
