@@ -54,10 +54,17 @@ export function rayEmulatorImage(options: RayEmulatorImageOptions): ImageProgram
       return context.podIP ? ['env', ...bind, `RAYJOB_NODE_IP=${context.podIP}`, ...argv] : argv;
     },
     rewriteProbe(command) {
-      // Only the GCS check needs the dashboard; raylet checks reach the shim's agent port (52365) as they are.
+      // KubeRay's wget checks (Ray < 2.53) become the HTTP GETs they amount to, made by the kubelet itself: as an
+      // exec probe each attempt started bash, wget and grep in the pod (~40 ms of CPU, twice a second per pod at
+      // the tests' probe time scale). Both servers answer 'success' with 200 and fail with a non-2xx status, so
+      // `wget -q ... | grep success` and the status check agree. The GCS check (on the head, after the raylet's,
+      // which the head's shim always passes) goes to the emulator's dashboard; a raylet check to the shim's agent.
       const text = command.join(' ');
-      if (!text.includes('gcs_healthz')) return command;
-      return ['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz'];
+      if (text.includes('gcs_healthz')) return { httpGet: { path: '/api/gcs_healthz', port: 8265 } };
+      const urls = [...text.matchAll(/http:\/\/localhost:(\d+)(\/\S*)/g)];
+      const only = urls.length === 1 ? urls[0] : undefined;
+      if (only?.[2] === '/api/local_raylet_healthz') return { httpGet: { path: only[2], port: Number(only[1]) } };
+      return command;
     },
   };
 }

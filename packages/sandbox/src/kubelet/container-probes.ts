@@ -3,15 +3,24 @@
 // run of the container ends.
 import type { Probe } from '../kube-objects/types.ts';
 import { signalGroup } from './container-process.ts';
+import type { ProbeRewrite } from './image-program.ts';
 import { later, podEvent, type ContainerRun, type PodWorkerContext } from './pod-worker-context.ts';
 import { runProbe } from './probes.ts';
 
 type ProbeKind = 'readiness' | 'liveness';
 
-export function scheduleProbe(ctx: PodWorkerContext, kind: ProbeKind, run: ContainerRun, env: Record<string, string>, rewriteProbe: ((command: string[]) => string[]) | undefined): void {
+function rewritten(declared: Probe, rewriteProbe: ((command: string[]) => ProbeRewrite) | undefined): Probe {
+  if (declared.exec === undefined || rewriteProbe === undefined) return declared;
+  const action = rewriteProbe(declared.exec.command);
+  if (Array.isArray(action)) return { ...declared, exec: { command: action } };
+  const { exec: _exec, ...timing } = declared;
+  return { ...timing, httpGet: action.httpGet };
+}
+
+export function scheduleProbe(ctx: PodWorkerContext, kind: ProbeKind, run: ContainerRun, env: Record<string, string>, rewriteProbe: ((command: string[]) => ProbeRewrite) | undefined): void {
   const declared = kind === 'readiness' ? run.spec.readinessProbe : run.spec.livenessProbe;
   if (declared === undefined || ctx.terminating) return;
-  const probe = declared.exec !== undefined && rewriteProbe !== undefined ? { ...declared, exec: { command: rewriteProbe(declared.exec.command) } } : declared;
+  const probe = rewritten(declared, rewriteProbe);
   const scale = ctx.deps.timing.probeTimeScale;
   const generation = run.runs;
   const current = (): boolean => run.runs === generation && run.state.running !== undefined && !ctx.terminating;

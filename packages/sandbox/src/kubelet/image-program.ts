@@ -36,9 +36,15 @@ export interface ImageProgram {
   workingDir?: string;
   /** Last step: map the argv Kubernetes would exec to what runs here. */
   rewrite?: (argv: string[], context: ImageProgramContext) => string[];
-  /** Maps exec probe commands that need tools the host lacks (e.g. wget in Ray images) to local ones. */
-  rewriteProbe?: (command: string[]) => string[];
+  /**
+   * Maps exec probe commands that need tools the host lacks (e.g. wget in Ray images) to local ones, or to the
+   * HTTP GET the command amounts to (checked by the kubelet itself, without starting a process).
+   */
+  rewriteProbe?: (command: string[]) => ProbeRewrite;
 }
+
+/** An exec probe's command as it runs here, or the HTTP GET against the pod that checks the same thing. */
+export type ProbeRewrite = string[] | { httpGet: { path: string; port: number } };
 
 export type ImageCatalog = Record<string, ImageProgram>;
 

@@ -111,11 +111,14 @@ describe('Ray image mapping', () => {
   ])('argv for pod IP $podIP (the head reports it in /nodes)', ({ podIP, expected }) => {
     expect(image.rewrite?.(['bash', '-lc', 'ray start --head --block'], { podName: 'p', namespace: 'ns', podIP, containerName: 'c', env: {} })).toEqual(expected);
   });
-  it('maps GCS health probes to the emulator dashboard; raylet probes reach the shim as they are', () => {
-    const raylet = ['bash', '-c', 'wget -T 2 -q -O- http://localhost:52365/api/local_raylet_healthz | grep success'];
-    expect(image.rewriteProbe?.(raylet)).toEqual(raylet); // answered by the shim's agent port
+  it('maps GCS health probes to the emulator dashboard and raylet probes to the shim\'s agent port, as HTTP GETs (no process per attempt)', () => {
+    const raylet = ['bash', '-c', 'wget --tries 1 -T 2 -q -O- http://localhost:52366/api/local_raylet_healthz | grep success'];
+    expect(image.rewriteProbe?.(raylet)).toEqual({ httpGet: { path: '/api/local_raylet_healthz', port: 52366 } });
     expect(image.rewriteProbe?.(['bash', '-c', `${raylet[2]} && wget -T 10 -q -O- http://localhost:8265/api/gcs_healthz | grep success`]))
-      .toEqual(['wget', '-T', '2', '-q', '-O-', 'http://localhost:8265/api/gcs_healthz']);
+      .toEqual({ httpGet: { path: '/api/gcs_healthz', port: 8265 } });
+    // Anything else (a RayService worker's Serve check beside the raylet's, a user's own command) runs as written.
+    const serve = ['bash', '-c', `${raylet[2]} && wget -T 10 -q -O- http://localhost:8000/-/healthz | grep success`];
+    expect(image.rewriteProbe?.(serve)).toEqual(serve);
     expect(image.rewriteProbe?.(['cat', '/tmp/ready'])).toEqual(['cat', '/tmp/ready']);
   });
 });
