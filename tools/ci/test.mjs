@@ -43,8 +43,11 @@ export const ownRuns = {
 };
 /**
  * Lane 2 projects whose files hold the real-Ray slot for much of their run: next after the own runs, so their real
- * heads are done before the operator (second in lane 1) reaches its own real-Ray files; with them last, the
- * operator's real-Ray files waited up to 108 s each on the slot. The rest of lane 2 follows, shortest first.
+ * heads are done, or nearly, before the operator (second in lane 1) reaches its own real-Ray files, and run beside
+ * e2e's other files (~1 core) rather than beside the operator (~1.5 cores). With the slot's one place the operator's
+ * real-Ray files still waited up to 287 s on lane 2's (clean CI 2026-12-06 14:00); RAYJOB_REAL_RAY_SLOTS=2 lets a
+ * lane 2 file and one of the operator's run at once, their Ray nodes starting one at a time (the Ray start lock).
+ * The rest of lane 2 follows, shortest first.
  */
 const realRayEarly = ['@rayjob/ray-conformance', '@rayjob/submitter'];
 const unknownSeconds = 60;
