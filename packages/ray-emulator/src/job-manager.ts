@@ -3,7 +3,8 @@
 import { killGroup, startDriverProcess, type DriverProcess } from './driver-process.ts';
 import { newSubmissionId } from './ids.ts';
 import { randomBytes } from 'node:crypto';
-import { isTerminalRayJobStatus } from '@rayjob/kube-model';
+// Subpath imports, not the barrel: the barrel loads the whole of zod, ~20% of an emulator's start in CPU (every Ray head pod in the tests starts one; issue #27).
+import { isTerminalRayJobStatus } from '@rayjob/kube-model/ray-job-status';
 import { requestsResources, type NodeTable, type ResourceDemand } from './nodes.ts';
 import {
   cpuGpuResourceStartFailure,

@@ -2,7 +2,7 @@
 // injected faults, Ray's browser-traffic filter, and token auth (ray-jobs-api.md §2).
 import type { IncomingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { isRayBrowserRequest } from '@rayjob/kube-model';
+import { isRayBrowserRequest } from '@rayjob/kube-model/ray-browser-traffic';
 import { aiohttp500, authInvalid, authMissing, browserMethodRefused } from './ray-texts.ts';
 
 export interface GateRefusal {

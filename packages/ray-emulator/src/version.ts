@@ -1,5 +1,5 @@
 // Ray version comparison for the field gates ("2.58.0", "2.9", "3.0.0.dev0"): @rayjob/kube-model's, on semver.
-import { compareRayVersions } from '@rayjob/kube-model';
+import { compareRayVersions } from '@rayjob/kube-model/ray-version';
 
 export const compareVersions = compareRayVersions;
 
