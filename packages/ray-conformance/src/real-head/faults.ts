@@ -43,7 +43,11 @@ export type RealHeadFaults = {
   /** Kills the head node's DashboardAgent (the raylet fate-shares with it). */
   killAgent(): Promise<number>;
   killRaylet(): Promise<number>;
-  /** Kills the dashboard process. Under `ray start --block` the whole head then exits. */
+  /**
+   * Kills the dashboard process and resolves once it and its module subprocesses are gone: until they have exited
+   * the dashboard's port may still accept a connection that is then reset (ECONNRESET, seen in CI under load), which
+   * is the dashboard dying, not dead. Under `ray start --block` the whole head then exits.
+   */
   stopDashboard(): Promise<number>;
 };
 
@@ -71,6 +75,14 @@ export function realHeadFaults(head: HeadIdentity): RealHeadFaults {
     },
     killAgent: () => killRayProcess(head, 'agent'),
     killRaylet: () => killRayProcess(head, 'raylet'),
-    stopDashboard: () => killRayProcess(head, 'dashboard'),
+    async stopDashboard() {
+      const pid = await killRayProcess(head, 'dashboard');
+      await pollUntil(async () => ((await listHeadProcesses(head)).some((p) => p.pid === pid || p.ppid === pid || p.cmdline.startsWith('ray-dashboard-')) ? undefined : true), {
+        what: `the dashboard ${pid} and its module processes to exit`,
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
+      return pid;
+    },
   };
 }

@@ -121,12 +121,15 @@ export const dashboardKilledScenario: Scenario = {
   name: 'the dashboard dies: open tails end 1006 without a close frame, the port refuses connections',
   async run(ctx) {
     const sid = await runningJob(ctx, 'cutoff', 'echo running; sleep 40');
+    let stopped: Promise<void> | undefined;
     const tail = ctx.tail(`/api/jobs/${sid}/logs/tail`, {
       deflate: false,
       timeoutMs: 60_000,
-      onOpen: () => void sleep(2_500).then(() => ctx.target.faults.stopDashboard()),
+      onOpen: () => void (stopped = sleep(2_500).then(() => ctx.target.faults.stopDashboard())),
     });
     const closed = await tail;
+    // The port is asked once the dashboard is dead (its processes gone), not while it is dying.
+    await stopped;
     return {
       tail: closed.kind === 'closed' ? { code: closed.code, sawOutput: closed.frames.some((f) => f.text.includes('running')) } : closed.kind,
       get: await ctx.observe(`/api/jobs/${sid}`),
