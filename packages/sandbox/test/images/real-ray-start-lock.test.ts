@@ -36,6 +36,7 @@ beforeEach(async () => {
   writeFileSync(join(rayBin, 'ray'), fakeRay);
   chmodSync(join(rayBin, 'ray'), 0o755);
   writeFileSync(join(rayBin, 'python'), '');
+  writeFileSync(join(rayBin, 'serve'), '');
   // Through the catalog, as pods get it (and without naming the real-Ray calls that would make this file take a
   // place in the real-Ray slot, tools/ci/real-ray-slot.mjs).
   const image = lookupImage(defaultImages({ repoRoot: dir.path, realRayBin: rayBin, env: { RAYJOB_RAY_START_DIR: join(dir.path, 'start-lock') } }), 'rayproject/ray:2.58.0');
@@ -118,9 +119,14 @@ describe("real-Ray pods' `ray start` and the machine's Ray start lock", () => {
     }
   });
 
-  it("keeps the rest of the installation's bin folder (python, ...) where pods look for it", () => {
+  it("keeps the rest of the installation's bin folder (serve, python, ...) where pods look for it", () => {
+    const serve = join(bin, 'serve');
+    expect(existsSync(serve) && lstatSync(serve).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(serve)).toBe(join(dir.path, 'venv-bin', 'serve'));
+    // Python is exec'd by its path in the installation, not linked: it finds its venv from that path
+    // (real-ray-bin.test shows it on a real venv).
     const python = join(bin, 'python');
-    expect(existsSync(python) && lstatSync(python).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(python)).toBe(join(dir.path, 'venv-bin', 'python'));
+    expect(lstatSync(python).isSymbolicLink()).toBe(false);
+    expect(readFileSync(python, 'utf8')).toContain(`exec '${join(dir.path, 'venv-bin', 'python')}' "$@"`);
   });
 });
