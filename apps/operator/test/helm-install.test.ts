@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { defaultImages, operatorImageName, podLogPath, startSandbox, type AuditEvent, type Sandbox } from '@rayjob/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoPath } from './support/sandbox-images.ts';
-import { api, eventually, type Json } from './support/api.ts';
+import { api, eventually, giveUp, type Json } from './support/api.ts';
 import { chartPath, extractHelm, extractKubectl, runTool, type Run } from './support/helm.ts';
 import { operatorNamespace } from './support/least-privilege.ts';
 import { discoverPlurals, isOperatorCall, saveOperatorCalls } from './support/operator-calls.ts';
@@ -130,7 +130,7 @@ describe('helm install into the sandbox', { timeout: 300_000 }, () => {
     expect((await api(sandbox.url, 'POST', '/apis/ray.io/v1/namespaces/default/rayjobs', rayJob)).status).toBe(201);
     const done = await eventually('the RayJob to complete', async () => {
       const status = (await api(sandbox.url, 'GET', '/apis/ray.io/v1/namespaces/default/rayjobs/after-helm')).body?.status;
-      if (status?.jobDeploymentStatus === 'Failed') throw new Error(`RayJob failed: ${JSON.stringify(status)}`);
+      if (status?.jobDeploymentStatus === 'Failed') giveUp(`RayJob failed: ${JSON.stringify(status)}`);
       return status?.jobDeploymentStatus === 'Complete' ? status : undefined;
     }, 150_000, 250);
     expect(done.jobStatus).toBe('SUCCEEDED');

@@ -12,7 +12,7 @@ import { getContainerRuntimeClient } from 'testcontainers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { startOperator, type RunningOperator } from '../src/operator.ts';
-import { eventually } from './support/api.ts';
+import { eventually, giveUp } from './support/api.ts';
 import { chartPath } from './support/helm.ts';
 
 const K3S_IMAGE = 'rancher/k3s:v1.32.4-k3s1';
@@ -99,7 +99,7 @@ describe('k3s (testcontainers)', () => {
     expect((await kubectl(kubeconfig, ['apply', '-f', '-'], httpModeRayJob)).code).toBe(0);
     const done = await eventually('the HTTPMode RayJob to complete', async () => {
       const s = await status('http-mode');
-      if (s.startsWith('Failed')) throw new Error(`RayJob failed: ${s}`);
+      if (s.startsWith('Failed')) giveUp(`RayJob failed: ${s}`);
       return s === 'Complete/SUCCEEDED' ? s : undefined;
     }, 25 * 60_000, 2_000);
     expect(done).toBe('Complete/SUCCEEDED');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoPath } from './support/sandbox-images.ts';
-import { eventually } from './support/api.ts';
+import { eventually, giveUp } from './support/api.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rayjob-up-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,7 +109,7 @@ describe('npm start', { timeout: 200_000 }, () => {
       expect((await kubectl(kubeconfig, ['apply', '-f', '-'], validRayJob)).stderr).toBe('');
       const done = await eventually('the RayJob to complete', async () => {
         const r = await kubectl(kubeconfig, ['get', 'rayjob', 'sample', '-o', 'jsonpath={.status.jobDeploymentStatus}/{.status.jobStatus}']);
-        if (r.stdout.startsWith('Failed')) throw new Error(`RayJob failed: ${r.stdout}`);
+        if (r.stdout.startsWith('Failed')) giveUp(`RayJob failed: ${r.stdout}`);
         return r.stdout === 'Complete/SUCCEEDED' ? r.stdout : undefined;
       }, 120_000);
       expect(done).toBe('Complete/SUCCEEDED');

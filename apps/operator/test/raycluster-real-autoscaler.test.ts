@@ -8,7 +8,7 @@
 // `flock /work/wt/realray.lock` beside other real-Ray runs.
 import { findRealRayBin } from '@rayjob/sandbox';
 import { describe, expect, it, onTestFailed } from 'vitest';
-import { api, eventually, type Json } from './support/api.ts';
+import { api, eventually, giveUp, type Json } from './support/api.ts';
 import { clusterPods, RAY_IMAGE, useRayClusterEnv, type RayClusterEnv } from './support/raycluster-env.ts';
 
 const rayBin = findRealRayBin();
@@ -137,7 +137,7 @@ describe.skipIf(skipReason !== '')(`Ray's autoscaler on real Ray${skipReason}`, 
 
     const done = await eventually(`RayJob ${name} Complete`, async () => {
       const j = await getJob(name);
-      if (j?.status?.jobDeploymentStatus === 'Failed') throw new Error(`RayJob failed: ${JSON.stringify(j.status)}`);
+      if (j?.status?.jobDeploymentStatus === 'Failed') giveUp(`RayJob failed: ${JSON.stringify(j.status)}`);
       return j?.status?.jobDeploymentStatus === 'Complete' ? j : undefined;
     }, 12 * 60_000, 1000);
     expect(done.status.jobStatus).toBe('SUCCEEDED');

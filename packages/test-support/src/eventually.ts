@@ -18,6 +18,20 @@ export interface EventuallyOptions {
   retryErrors?: boolean;
 }
 
+const terminal = Symbol('eventually.giveUp');
+
+/**
+ * Thrown from a check: the wait ends at once with this error, whatever `retryErrors` says. For a state no retry can
+ * change (a RayJob that Failed while the test awaits Complete), so a test fails when it happens instead of retrying a
+ * thrown error until its bound (up to 12 minutes for a real-Ray job), while transient errors (a refused request) are
+ * still tried again.
+ */
+export const giveUp = (message: string): never => {
+  throw Object.assign(new Error(message), { [terminal]: true });
+};
+
+const isGiveUp = (error: unknown): boolean => typeof error === 'object' && error !== null && terminal in error;
+
 /** Calls `check` until it answers something other than undefined, null or false, and answers that. */
 export async function eventually<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, options: EventuallyOptions): Promise<T> {
   const withinMs = options.withinMs ?? 10_000;
@@ -29,7 +43,7 @@ export async function eventually<T>(check: () => T | undefined | null | false | 
       const value = await check();
       if (value !== undefined && value !== null && value !== false) return value;
     } catch (error) {
-      if (options.retryErrors === false) throw error;
+      if (options.retryErrors === false || isGiveUp(error)) throw error;
       last = error;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting for ${options.what}${last === undefined ? '' : `: ${String(last)}`}`);

@@ -1,5 +1,5 @@
 // Dev only (tools/check-structure.mjs keeps apps' src/ from importing it): the helpers tests share.
-export { eventually, type EventuallyOptions } from './eventually.ts';
+export { eventually, giveUp, type EventuallyOptions } from './eventually.ts';
 export { freePort, tcpOpen } from './ports.ts';
 export { tempDir, type TempDir } from './temp-dir.ts';
 export { acquireMachineLock, type MachineLock, type MachineLockOptions } from './machine-lock.ts';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, freePort, tcpOpen, tempDir } from '../src/index.ts';
+import { eventually, freePort, giveUp, tcpOpen, tempDir } from '../src/index.ts';
 
 describe('eventually', () => {
   it('answers the first value that is not undefined, null or false', async () => {
@@ -38,6 +38,18 @@ describe('eventually', () => {
 
   it('with retryErrors false, an error ends the wait at once', async () => {
     await expect(eventually(() => { throw new Error('stop'); }, { what: 'x', withinMs: 5_000, retryErrors: false })).rejects.toThrow('stop');
+  });
+
+  it('a check that gives up ends the wait at once, while other errors are still retried', async () => {
+    let n = 0;
+    const started = Date.now();
+    await expect(eventually(() => {
+      n++;
+      if (n < 3) throw new Error('transient');
+      return giveUp('RayJob failed: AppFailed');
+    }, { what: 'x', withinMs: 5_000, everyMs: 5 })).rejects.toThrow('RayJob failed: AppFailed');
+    expect(n).toBe(3);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

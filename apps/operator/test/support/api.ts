@@ -1,4 +1,7 @@
 import { eventually as awaitCondition } from '@rayjob/test-support';
+
+// A check that meets a state no retry can change ends its wait at once through this.
+export { giveUp } from '@rayjob/test-support';
 // Raw API calls for tests: status codes and bodies exactly as the API server sent them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
