@@ -6,7 +6,7 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { createNodeHttpSender } from './node-http-transport.ts';
-import { deadlineSignal } from './deadline-signal.ts';
+import { deadlineSignal } from '@rayjob/deadline-signal';
 import { transportFailure, type HttpOutcome, type HttpRequest } from './http-request.ts';
 
 export type { HttpOutcome, HttpRequest } from './http-request.ts';

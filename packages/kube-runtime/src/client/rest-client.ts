@@ -4,7 +4,7 @@
 import { request } from 'undici';
 import { sleep, systemClock, type Clock } from '../clock.ts';
 import { bucketLimiter } from '../workqueue/rate-limiters.ts';
-import { deadlineSignal } from './deadline-signal.ts';
+import { deadlineSignal } from '@rayjob/deadline-signal';
 import { openConnection, type Connection, type ConnectionSource, type ConnectionTls } from './connection.ts';
 import { errorFromException, errorFromResponse, type KubeError, type KubeResult } from './errors.ts';
 import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';

@@ -1,10 +1,11 @@
 // One request's signal: aborted when its time is up (a TimeoutError, as AbortSignal.timeout's reason) or when any
 // of the given signals aborts (with that signal's reason, as AbortSignal.any does), and released by the caller
 // once the request is over (its timer cleared, its listeners removed). AbortSignal.any over a long-lived signal
-// (the lease fence every write carries) and an AbortSignal.timeout cost ~130 µs per request on the bench machine
-// and left weak references for the GC to trace until each timeout fired 30 s later (a resync makes ~10,000
-// requests); this costs ~5 µs and leaves nothing behind. ray-client has the same for the dashboard's requests (it
-// cannot import kube-runtime: the submitter uses it).
+// (the lease fence every API server write and dashboard call carries) and an AbortSignal.timeout cost ~130 µs per
+// request on the bench machine and left weak references for the GC to trace until each timeout fired 30 s later (a
+// resync makes ~10,000 requests of each kind); this costs ~5 µs and leaves nothing behind. Its own package because
+// both clients use it (kube-runtime's REST client and ray-client's dashboard transport) and neither may load the
+// other: the submitter uses ray-client and must not load kube-runtime.
 
 export interface DeadlineSignal {
   readonly signal: AbortSignal;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineSignal } from '../src/client/deadline-signal.ts';
+import { deadlineSignal } from '../src/deadline-signal.ts';
 
-// What AbortSignal.any([caller, AbortSignal.timeout(ms)]) did for a request, without its per-request cost.
+// What AbortSignal.any([AbortSignal.timeout(ms), fence, caller]) did for a request, without its per-request cost.
 describe('a request deadline signal', () => {
   it('aborts with a TimeoutError once its time is up', async () => {
     const d = deadlineSignal(20, []);
