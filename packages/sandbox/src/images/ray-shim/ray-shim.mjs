@@ -11,8 +11,10 @@
 // Head and worker (with --block) also answer the dashboard agent's health checks on port 52365.
 // Settings come from the environment the image sets: RAYJOB_EMULATOR_CLI, RAYJOB_NODE,
 // RAYJOB_RAY_CONTROL_PORT, RAYJOB_RAY_VERSION, RAYJOB_BIND_HOST, RAYJOB_NODE_IP, RAYJOB_DASHBOARD_PORT.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+// Only node:net is loaded up front: every `ray` in a pod is a node start (a worker's wait-gcs-ready loop runs
+// `ray health-check` every 5 s), and node:http or fetch add ~0.1 CPU-s to each; commands that serve or spawn load
+// what they need.
+import { connect } from 'node:net';
 
 const args = process.argv.slice(2);
 const env = process.env;
@@ -31,16 +33,26 @@ function flag(name) {
 const hostOf = (address) => (address ?? '').replace(/^[a-z]+:\/\//, '').replace(/:\d+$/, '');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthy(host, port, timeoutMs = 2000) {
-  try {
-    const response = await fetch(`http://${host}:${port}/api/gcs_healthz`, { signal: AbortSignal.timeout(timeoutMs) });
-    return response.ok;
-  } catch {
-    return false;
-  }
+// GET /api/gcs_healthz over a plain socket (HTTP/1.1, Connection: close): healthy when the status is 2xx.
+function healthy(host, port, timeoutMs = 2000) {
+  return new Promise((resolve) => {
+    let head = '';
+    const socket = connect({ host, port: Number(port) });
+    const done = (ok) => { socket.destroy(); resolve(ok); };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('connect', () => socket.write(`GET /api/gcs_healthz HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1');
+      const line = head.indexOf('\r\n');
+      if (line >= 0) done(/^HTTP\/1\.[01] 2\d\d /.test(head.slice(0, line + 1)));
+    });
+    socket.on('error', () => done(false));
+    socket.on('close', () => done(false));
+  });
 }
 
-function foreground(argv) {
+async function foreground(argv) {
+  const { spawn } = await import('node:child_process');
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)));
@@ -48,7 +60,8 @@ function foreground(argv) {
 
 // The dashboard agent's health endpoints on --dashboard-agent-listen-port (52365), which KubeRay's probes hit:
 // /api/local_raylet_healthz (this node is up) and /api/healthz (Ray >= 2.53; on the head it includes the GCS).
-function serveAgent(isHead, dashboard) {
+async function serveAgent(isHead, dashboard) {
+  const { createServer } = await import('node:http');
   const port = Number(flag('--dashboard-agent-listen-port') ?? '52365');
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -69,7 +82,8 @@ async function startHead() {
   if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
   // A real head reports its pod's IP in /nodes (the submitter compares it with the head its attempt started on).
   if (env.RAYJOB_NODE_IP) argv.push('--node-ip', env.RAYJOB_NODE_IP);
-  if (args.includes('--block')) { serveAgent(true, port); foreground(argv); return; }
+  if (args.includes('--block')) { await serveAgent(true, port); await foreground(argv); return; }
+  const { spawn } = await import('node:child_process');
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
   child.unref();
   const local = env.RAYJOB_BIND_HOST || '127.0.0.1';
@@ -81,19 +95,35 @@ async function startHead() {
   process.exit(1);
 }
 
+// POST with node:http (which the worker loads anyway to serve the agent port), not fetch (~0.05 CPU-s more to load).
+async function post(host, port, path, body) {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request({ host, port: Number(port), path, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => resolve({ ok: (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function startWorker() {
   const head = hostOf(flag('--address') ?? env.RAY_ADDRESS);
   for (;;) {
     try {
-      const response = await fetch(`http://${head}:${controlPort}/addWorkerNode`, { method: 'POST', body: JSON.stringify({ resources: {} }) });
-      if (response.ok) { console.log(`worker registered with head ${head}: ${await response.text()}`); break; }
+      const response = await post(head, controlPort, '/addWorkerNode', JSON.stringify({ resources: {} }));
+      if (response.ok) { console.log(`worker registered with head ${head}: ${response.text}`); break; }
     } catch (error) {
       console.log(`waiting for head ${head}: ${error.message}`);
     }
     await sleep(500);
   }
   if (!args.includes('--block')) process.exit(0);
-  serveAgent(false);
+  await serveAgent(false);
   process.on('SIGTERM', () => process.exit(0));
   setInterval(() => {}, 1 << 30);
 }
@@ -111,7 +141,7 @@ if (command === 'start') {
     console.error('ray (sandbox): `ray job` needs RAYJOB_RAY_JOB_COMMAND (rayEmulatorImage option jobCommand)');
     process.exit(1);
   }
-  foreground([...prefix, ...args]);
+  await foreground([...prefix, ...args]);
 } else if (command === 'kuberay-autoscaler') {
   const { runAutoscaler } = await import('./kuberay-autoscaler.mjs');
   await runAutoscaler(args.slice(1), env);
