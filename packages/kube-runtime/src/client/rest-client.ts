@@ -6,6 +6,7 @@ import { sleep, systemClock, type Clock } from '../clock.ts';
 import { bucketLimiter } from '../workqueue/rate-limiters.ts';
 import { deadlineSignal } from '@rayjob/deadline-signal';
 import { openConnection, type Connection, type ConnectionSource, type ConnectionTls } from './connection.ts';
+import { parseListItems } from './list-items.ts';
 import { errorFromException, errorFromResponse, type KubeError, type KubeResult } from './errors.ts';
 import { resourcePath, type ObjectRef, type ResourceType } from './resources.ts';
 import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
@@ -27,6 +28,11 @@ export interface ListOptions {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
+  /**
+   * Each item as it is parsed (client-go's pager hands out pages; this hands out items): the page's items never
+   * exist together as parsed objects, and the answer's `items` is then empty. See list-items.ts.
+   */
+  onItem?: (item: KubeObject) => void;
 }
 
 export interface WriteOptions {
@@ -63,6 +69,8 @@ export interface RawRequest {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** Parses a successful JSON answer's body instead of JSON.parse (a list read item by item). */
+  parse?: (text: string) => unknown;
 }
 
 export interface KubeClient {
@@ -207,7 +215,7 @@ async function sendOnce<T>(c: ClientCore, req: RawRequest): Promise<{ result: Ku
     observer?.latency?.(req.method, host, secondsSince(c, started));
     if (res.statusCode >= 200 && res.statusCode < 300) {
       const json = (res.headers['content-type'] ?? '').toString().includes('json') && text !== '';
-      return { result: { ok: true, value: (json ? JSON.parse(text) : text === '' ? undefined : text) as T } };
+      return { result: { ok: true, value: (json ? (req.parse ?? JSON.parse)(text) : text === '' ? undefined : text) as T } };
     }
     const retryHeader = res.headers['retry-after'];
     const error = errorFromResponse(req.method, req.path, res.statusCode, text, Array.isArray(retryHeader) ? retryHeader[0] : retryHeader);
@@ -236,8 +244,15 @@ function scopedClient(c: ClientCore, scope: AbortSignal | undefined): KubeClient
   };
   return {
     server: c.conn.server,
-    list: (type, o = {}) =>
-      call({ method: 'GET', path: resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) }), query: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue, resourceVersion: o.resourceVersion } }),
+    list: (type, o = {}) => {
+      const { onItem } = o;
+      return call({
+        method: 'GET',
+        path: resourcePath(type, { ...(o.namespace !== undefined && { namespace: o.namespace }) }),
+        query: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue, resourceVersion: o.resourceVersion },
+        ...(onItem && { parse: (text: string) => parseListItems(text, onItem as (item: unknown) => void) }),
+      });
+    },
     get: (type, ref) => call({ method: 'GET', path: resourcePath(type, ref) }),
     create: (type, body, ref, o) => {
       const ns = ref?.namespace ?? (body as Partial<KubeObject>).metadata?.namespace;

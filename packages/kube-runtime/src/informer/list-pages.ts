@@ -1,7 +1,7 @@
 // A full list in pages of `limit`, following continue tokens. The resourceVersion of the first page is the
 // snapshot every page belongs to, so the watch resumes from it.
 import type { KubeResult } from '../client/errors.ts';
-import type { ResourceType } from '../client/resources.ts';
+import { apiVersionOf, type ResourceType } from '../client/resources.ts';
 import type { KubeClient } from '../client/rest-client.ts';
 import type { KubeObject } from '../client/types.ts';
 
@@ -20,22 +20,29 @@ export async function listAll<T extends KubeObject>(client: KubeClient, type: Re
   let token: string | undefined;
   let resourceVersion = '';
   let pages = 0;
+  // List items carry no kind/apiVersion; handlers and caches want them as watch objects have them. Each item is
+  // transformed as soon as it is parsed (list-items.ts), so the page's untrimmed objects die young.
+  const apiVersion = apiVersionOf(type);
+  const onItem = (item: KubeObject): void => {
+    const typed = item as T;
+    typed.apiVersion ??= apiVersion;
+    typed.kind ??= type.kind;
+    items.push(o.transform ? o.transform(typed) : typed);
+  };
   do {
+    const before = items.length;
     const page = await client.list<T>(type, {
       ...(o.namespace !== undefined && { namespace: o.namespace }),
       ...(o.labelSelector !== undefined && { labelSelector: o.labelSelector }),
       ...(o.fieldSelector !== undefined && { fieldSelector: o.fieldSelector }),
       limit: o.pageSize,
       ...(token !== undefined && { continue: token }),
+      onItem,
     });
     if (!page.ok) return page;
     pages++;
-    // list items carry no kind/apiVersion; handlers and caches want them like watch objects have.
-    const kind = page.value.kind?.replace(/List$/, '');
-    for (const item of page.value.items) {
-      const typed = { ...item, apiVersion: item.apiVersion ?? page.value.apiVersion, kind: item.kind ?? kind } as T;
-      items.push(o.transform ? o.transform(typed) : typed);
-    }
+    // A client that hands back the page's items instead (one that does not read items one by one).
+    if (items.length === before) for (const item of page.value.items ?? []) onItem(item);
     if (pages === 1) resourceVersion = page.value.metadata.resourceVersion ?? '';
     token = page.value.metadata.continue || undefined;
   } while (token !== undefined && !o.signal?.aborted);
