@@ -1,6 +1,6 @@
 // The `ray` command inside sandbox pods of Ray images (put first on PATH by rayEmulatorImage), so
 // the shell scripts KubeRay and users put in Ray pods run unchanged:
-//   ray start --head [--dashboard-port=P] [--block]   the Ray dashboard emulator (foreground with
+//   ray start --head [--dashboard-port=P] [--block]   the Ray dashboard emulator (in this process with
 //                                                      --block; otherwise started in the background
 //                                                      and left running once it answers, like Ray)
 //   ray start --address=HOST:PORT [--block]           registers a worker node with the head's emulator
@@ -15,6 +15,7 @@
 // `ray health-check` every 5 s), and node:http or fetch add ~0.1 CPU-s to each; commands that serve or spawn load
 // what they need.
 import { connect } from 'node:net';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const env = process.env;
@@ -82,7 +83,15 @@ async function startHead() {
   if (env.RAYJOB_RAY_VERSION) argv.push('--ray-version', env.RAYJOB_RAY_VERSION);
   // A real head reports its pod's IP in /nodes (the submitter compares it with the head its attempt started on).
   if (env.RAYJOB_NODE_IP) argv.push('--node-ip', env.RAYJOB_NODE_IP);
-  if (args.includes('--block')) { await serveAgent(true, port); await foreground(argv); return; }
+  if (args.includes('--block')) {
+    // The emulator runs in this process (its CLI as if started with argv): a second node process per head
+    // cost ~0.3 CPU-s to start and changed nothing a test sees: its SIGTERM/SIGINT handling and exit codes
+    // become this process's, as the foreground child's were, and its sentinels follow this pid.
+    await serveAgent(true, port);
+    process.argv = argv;
+    await import(pathToFileURL(cli).href);
+    return;
+  }
   const { spawn } = await import('node:child_process');
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', detached: true });
   child.unref();
