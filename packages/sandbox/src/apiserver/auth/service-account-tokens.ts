@@ -44,6 +44,25 @@ export function createTokenIssuer(issuer = defaultIssuer): TokenIssuer {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const pub: KeyObject = createPublicKey(publicKey.export({ type: 'spki', format: 'pem' }));
   const kid = randomUUID();
+  // Tokens whose signature this issuer checked, with their claims: a pod's client sends the same token on every
+  // request, and an ECDSA verify each time was most of what authenticating it cost. Times are still checked on
+  // every use (and the ServiceAccount and pod by the caller). Bounded: emptied when full.
+  const signed = new Map<string, TokenClaims>();
+  const checkSignature = (token: string): TokenClaims | undefined => {
+    const parts = token.split('.');
+    if (parts.length !== 3) return undefined;
+    const [header, payload, signature] = parts as [string, string, string];
+    if (!verify('sha256', Buffer.from(`${header}.${payload}`), { key: pub, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) return undefined;
+    let claims: TokenClaims;
+    try {
+      claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+    } catch {
+      return undefined;
+    }
+    if (signed.size >= 1024) signed.clear();
+    signed.set(token, claims);
+    return claims;
+  };
   return {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     mint(request, nowMs) {
@@ -64,16 +83,8 @@ export function createTokenIssuer(issuer = defaultIssuer): TokenIssuer {
       return { token: `${signingInput}.${signature}`, expirationTimestamp: formatKubeTime(exp * 1000) };
     },
     verify(token, nowMs) {
-      const parts = token.split('.');
-      if (parts.length !== 3) return undefined;
-      const [header, payload, signature] = parts as [string, string, string];
-      if (!verify('sha256', Buffer.from(`${header}.${payload}`), { key: pub, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) return undefined;
-      let claims: TokenClaims;
-      try {
-        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
-      } catch {
-        return undefined;
-      }
+      const claims = signed.get(token) ?? checkSignature(token);
+      if (claims === undefined) return undefined;
       const now = nowMs / 1000;
       if (claims.iss !== issuer || claims.exp <= now || claims.nbf > now + 60) return undefined;
       return claims;
