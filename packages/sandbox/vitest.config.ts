@@ -10,11 +10,16 @@ export default defineConfig({
   root: import.meta.dirname,
   test: {
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
-    // Each file gets a fresh module graph (isolate stays on): with one graph per worker (#27, f44ec79) the clean CI
-    // saw both `kubectl logs` tests of kubelet/restarts-and-logs time out (they pass alone in 8 s and 3 s), so some
-    // module state outlives a file's sandbox; until it is found, isolation is worth its ~50 CPU-seconds.
+    // Files start real processes, network namespaces and servers on a shared 2-core machine: 45 s per test and hook,
+    // while every wait inside stays bounded by its own (shorter) deadline. Set here, not by `vi.setConfig` in a
+    // shared helper: Vitest resets the config after each file and a worker imports a helper once, so a helper's
+    // setConfig held for the first file that imported it only (the kubelet harness's did; both `kubectl logs` tests
+    // of kubelet/restarts-and-logs then timed out at 20 s under load when workers were shared, f44ec79).
+    testTimeout: 45_000,
+    hookTimeout: 45_000,
+    // Files share no module state (each sandbox claims its own pod subnet, ports and folders): one module graph per
+    // worker instead of a fresh one per file, which cost about a CPU-second per file (#27).
+    isolate: false,
     // The real-Ray file holds a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     projects: [

@@ -1,7 +1,6 @@
 // Test harness for the node components: a real API server on 127.0.0.1, a kube client, and the
 // sandbox node (network, DNS, endpoints controller, kubelet) plus optionally the Job controller.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { vi } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer } from '../../src/apiserver/server.ts';
@@ -15,10 +14,6 @@ import type { ImageCatalog } from '../../src/kubelet/image-program.ts';
 import type { KubeletTiming } from '../../src/kubelet/kubelet-config.ts';
 import { startSandboxNode } from '../../src/kubelet/sandbox-node.ts';
 import type { SandboxNode } from '../../src/kubelet/sandbox-node.ts';
-
-// These tests start real processes, namespaces and servers on a shared 2-core machine: allow each
-// test and hook 45 s, while every wait inside stays bounded by its own (shorter) deadline.
-vi.setConfig({ testTimeout: 45_000, hookTimeout: 45_000 });
 
 export const testImages: ImageCatalog = {
   busybox: { entrypoint: [], cmd: ['sh'] },
