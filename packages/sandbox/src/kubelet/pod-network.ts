@@ -14,6 +14,7 @@
 // Several sandboxes may run at once (parallel test files): each claims a free <k> (network-claims.ts),
 // reaping what a dead sandbox process left behind.
 import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { claimSubnet, reapDeadClaims, releaseSubnet } from './network-claims.ts';
 
@@ -42,10 +43,14 @@ async function ip(...args: string[]): Promise<void> {
   await run('ip', args);
 }
 
-/** Runs several `ip` commands in one process (`ip -batch -`), optionally inside a namespace. */
-function ipBatch(lines: string[], netns?: string): Promise<void> {
+/**
+ * Runs several `ip` commands in one process (`ip -batch -`), optionally inside a namespace: every `ip` is a
+ * process start (its libraries loaded, and a fork of this large process), the bulk of what a pod's network
+ * costs. `force`: go on after a failing line (teardown, where each step may already be done).
+ */
+function ipBatch(lines: string[], netns?: string, force = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    const args = netns === undefined ? ['-batch', '-'] : ['-n', netns, '-batch', '-'];
+    const args = [...(netns === undefined ? [] : ['-n', netns]), ...(force ? ['-force'] : []), '-batch', '-'];
     const child = execFile('ip', args, (error) => (error === null ? resolve() : reject(error)));
     child.stdin?.end(`${lines.join('\n')}\n`);
   });
@@ -111,8 +116,9 @@ interface NetnsPod {
 /** Creates the pod's namespace with `eth0` plugged into the bridge, its address and the default route. */
 async function plugPod(k: number, pod: NetnsPod): Promise<void> {
   const { netns, hostVeth, octet } = pod;
-  await ip('netns', 'add', netns);
+  // `netns add` in a batch: ip returns to the host's namespace after it, so the next lines run on the host.
   await ipBatch([
+    `netns add ${netns}`,
     `link add ${hostVeth} type veth peer name eth0 netns ${netns}`,
     `link set ${hostVeth} master rjbr${k} up`,
   ]);
@@ -126,12 +132,34 @@ async function plugPod(k: number, pod: NetnsPod): Promise<void> {
 
 /** Kills every process left in the pod's namespace, then removes the namespace and the veth. */
 async function unplugPod(pod: NetnsPod): Promise<void> {
-  const pids = await ipOutput('netns', 'pids', pod.netns).catch(() => '');
-  for (const pid of pids.split(/\s+/).filter((p) => p !== '')) {
-    try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
+  for (const pid of netnsPids(pod.netns)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
   }
-  await ip('link', 'del', pod.hostVeth).catch(() => {});
-  await ip('netns', 'del', pod.netns).catch(() => {});
+  await ipBatch([`link del ${pod.hostVeth}`, `netns del ${pod.netns}`], undefined, true).catch(() => {});
+}
+
+/**
+ * The processes in a named network namespace, found as `ip netns pids` finds them (a process whose
+ * /proc/<pid>/ns/net is the namespace's file), without starting a process for it.
+ */
+export function netnsPids(netns: string): number[] {
+  let target: { dev: number; ino: number };
+  try {
+    target = statSync(`/run/netns/${netns}`);
+  } catch {
+    return [];
+  }
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ns = statSync(`/proc/${entry}/ns/net`);
+      if (ns.dev === target.dev && ns.ino === target.ino) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
 }
 
 export async function startNetnsNetwork(): Promise<PodNetwork> {
