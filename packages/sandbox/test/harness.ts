@@ -77,9 +77,13 @@ export function useHarness(options: ApiServerOptions = {}, alongside?: (h: Harne
   });
 }
 
-/** Poll until `check` returns a value other than undefined/false, or fail after `ms`. */
+/**
+ * Poll until `check` returns a value other than undefined/false, or fail after `ms`. The pause grows from 20 ms to
+ * 250 ms, as the kubelet harness's does: a check may be a kubectl process (~0.15 CPU-s each), and no test here asserts
+ * how soon a wait ends (a condition met before the bound is still seen: the bound is tested after a failed check).
+ */
 export const eventually = <T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> =>
-  awaitCondition(check, { what, withinMs: ms, everyMs: 20 });
+  awaitCondition(check, { what, withinMs: ms, everyMs: 20, maxEveryMs: 250 });
 
 /** Raw HTTP against the server (for status codes and bodies exactly as sent). */
 export async function http(
