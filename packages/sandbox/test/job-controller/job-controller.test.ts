@@ -110,8 +110,14 @@ describe('Job controller against the API server and kubelet', () => {
 
   it('ttlSecondsAfterFinished deletes the finished Job and its pods', async () => {
     await createJob('ttl', { ttlSecondsAfterFinished: 1 }, ['true']);
-    await waitForCondition('ttl', 'Complete');
+    // The ttl counts from the Complete condition's lastTransitionTime, which has seconds precision (as in Kubernetes),
+    // so the Job may go within a fraction of a second of finishing: too soon for a poll to see it Complete. Its
+    // Completed event (events outlive the Job) says it finished before it was deleted.
     await waitFor('job deleted', async () => ((await getJob('ttl')) === undefined ? true : undefined));
     await waitFor('pods deleted', async () => ((await podsOf('ttl')).length === 0 ? true : undefined));
+    await waitFor('the Completed event of the deleted Job', async () => {
+      const list = await h.client.list<{ metadata: Job['metadata']; reason?: string; involvedObject?: { kind?: string; name?: string } }>(resources.events, { namespace: 'default' });
+      return list.ok && list.value.items.some((e) => e.involvedObject?.kind === 'Job' && e.involvedObject.name === 'ttl' && e.reason === 'Completed') ? true : undefined;
+    });
   });
 });
