@@ -35,14 +35,14 @@ export async function startContainer(ctx: PodWorkerContext, run: ContainerRun): 
   const env = { HOME: home, ...deps.baseEnv, HOSTNAME: pod.spec.hostname ?? name, ...deps.serviceEnv, ...(program.env ?? {}), ...resolved.env };
   let argv = containerArgv(program, run.spec, resolved.env);
   if (program.rewrite !== undefined) argv = program.rewrite(argv, { podName: name, namespace, podIP: ctx.podIP, containerName: run.spec.name, env });
-  const { messageFile, tmpDir } = prepareRunDir(ctx, run);
+  const { runDir, messageFile, tmpDir } = prepareRunDir(ctx, run);
   const mounts = containerMounts(ctx, run, program, messageFile);
   const logFile = prepareContainerLog(deps.dir, { namespace, pod: name, container: run.spec.name, firstRun: run.runs === 0 });
   const containerID = randomBytes(16).toString('hex');
   const launched = launchContainer({
     argv, env: { ...env, [containerMarkerVariable]: containerID }, workingDir: run.spec.workingDir ?? program.workingDir ?? '/', netns: ctx.netns,
     mounts: program.rootfs === undefined ? withPrivateTmp(mounts, tmpDir) : rootfsMounts(program.rootfs, mounts, tmpDir),
-    logFile, baseDir: ctx.podDir, hostname: (pod.spec.hostname ?? name).slice(0, 63), ...(program.rootfs && { rootfs: program.rootfs }),
+    logFile, baseDir: ctx.podDir, mountTable: join(runDir, 'mounts.fstab'), hostname: (pod.spec.hostname ?? name).slice(0, 63), ...(program.rootfs && { rootfs: program.rootfs }),
   }, deps.tools);
   const startedAt = nowIso();
   run.runs += 1;
@@ -90,7 +90,7 @@ function configError(ctx: PodWorkerContext, run: ContainerRun, message: string):
 }
 
 /** This run's own directory: its termination-log file and its /tmp. */
-function prepareRunDir(ctx: PodWorkerContext, run: ContainerRun): { messageFile: string; tmpDir: string } {
+function prepareRunDir(ctx: PodWorkerContext, run: ContainerRun): { runDir: string; messageFile: string; tmpDir: string } {
   const runDir = join(ctx.podDir, 'containers', run.spec.name, String(run.runs));
   mkdirSync(runDir, { recursive: true });
   const messageFile = join(runDir, 'termination-log');
@@ -100,7 +100,7 @@ function prepareRunDir(ctx: PodWorkerContext, run: ContainerRun): { messageFile:
   const tmpDir = join(runDir, 'tmp');
   mkdirSync(tmpDir, { recursive: true, mode: 0o1777 });
   chmodSync(tmpDir, 0o1777);
-  return { messageFile, tmpDir };
+  return { runDir, messageFile, tmpDir };
 }
 
 function containerMounts(ctx: PodWorkerContext, run: ContainerRun, program: ImageProgram, messageFile: string): BindMount[] {

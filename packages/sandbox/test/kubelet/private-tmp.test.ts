@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { programRoots, withPrivateTmp } from '../../src/kubelet/container-process.ts';
+import { mountTable, programRoots, withPrivateTmp } from '../../src/kubelet/container-process.ts';
 
 describe('a container\'s private /tmp', () => {
   it('replaces /tmp last, carrying mounts that target paths under it', () => {
@@ -46,5 +46,41 @@ describe('mount points created on the host', () => {
     expect(existsSync(join(root, 'c'))).toBe(false);
     expect(existsSync(join(root, 'd', 'someone-elses-file'))).toBe(true);
     expect(existsSync(fileSource)).toBe(true);
+  });
+});
+
+describe('a container\'s mount table (one `mount -a -T` in its prologue)', () => {
+  it('lists the binds in order, read-only as bind,ro and recursive as rbind, paths escaped as fstab fields', () => {
+    const table = mountTable([
+      { source: '/pod/my volume', target: '/data\tdir', readOnly: true },
+      { source: '/pod/back\\slash', target: '/etc/x', readOnly: false },
+      { source: '/pod/tmp', target: '/tmp', readOnly: false, recursive: true },
+    ]);
+    expect(table).toBe([
+      '/pod/my\\040volume /data\\011dir none bind,ro 0 0',
+      '/pod/back\\134slash /etc/x none bind 0 0',
+      '/pod/tmp /tmp none rbind 0 0',
+      '',
+    ].join('\n'));
+  });
+
+  it('mounts as util-linux reads it: a path with a space, read-only where asked', async () => {
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+    const { execFileSync } = await import('node:child_process');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const root = mkdtempSync(join(tmpdir(), 'mount-table-'));
+    for (const dir of ['src dir', 'ro target', 'rw target']) mkdirSync(join(root, dir));
+    writeFileSync(join(root, 'src dir', 'f'), 'hello\n');
+    const table = join(root, 'mounts.fstab');
+    writeFileSync(table, mountTable([
+      { source: join(root, 'src dir'), target: join(root, 'ro target'), readOnly: true },
+      { source: join(root, 'src dir'), target: join(root, 'rw target'), readOnly: false },
+    ]));
+    // In a private mount namespace (as the container's prologue runs), so nothing stays mounted on the host.
+    const script = 'mount -a -T "$1" && cat "$2/f" && { touch "$2/x" 2>/dev/null && echo writable || echo read-only; } && touch "$3/y" && echo writable';
+    const out = execFileSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', table, join(root, 'ro target'), join(root, 'rw target')]).toString();
+    expect(out).toBe('hello\nread-only\nwritable\n');
+    rmSync(root, { recursive: true, force: true });
   });
 });
