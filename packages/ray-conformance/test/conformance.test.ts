@@ -3,6 +3,8 @@
  * Each scenario runs against both targets at once; real Ray's observations are checked
  * against FINDINGS.md, then the emulator's must equal them.
  */
+import { readFile } from 'node:fs/promises';
+import { realRayEnv } from '@rayjob/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listHeadProcesses } from '../src/real-head/process-table.ts';
 import { listeningSockets } from '../src/real-head/listening-sockets.ts';
@@ -41,6 +43,18 @@ describeRealTier(provisioning, 'real Ray 2.58 vs emulator (shared head)', () => 
     expect(sockets.length).toBeGreaterThan(3); // dashboard, GCS, agent, raylet at least
     const loopback = new Set(['127.0.0.1', '::ffff:127.0.0.1', '::1']);
     expect(sockets.filter((s) => !loopback.has(s.address))).toEqual([]);
+  });
+
+  it("the real head's raylet and GCS run with the settings every real Ray node of the tests shares (realRayEnv)", async () => {
+    if (!real) throw new Error('real head did not start');
+    // Ray reads RAY_<name> from its processes' environment: the C++ daemons (which keep their environ) show what
+    // reached Ray. Without the shared settings, CPU cuts such as no prestarted workers would silently be lost.
+    const daemons = (await real.head.pids()).filter((p) => /\/(raylet|gcs_server) /.test(`${p.cmdline} `));
+    expect(daemons.map((p) => p.cmdline.split(' ')[0]?.split('/').pop()).sort()).toEqual(['gcs_server', 'raylet']);
+    for (const daemon of daemons) {
+      const environ = new Set((await readFile(`/proc/${daemon.pid}/environ`, 'latin1')).split('\0'));
+      expect(Object.entries(realRayEnv).filter(([name, value]) => !environ.has(`${name}=${value}`))).toEqual([]);
+    }
   });
 
   it.concurrent.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {

@@ -5,3 +5,4 @@ export { tempDir, type TempDir } from './temp-dir.ts';
 export { acquireMachineLock, type MachineLock, type MachineLockOptions } from './machine-lock.ts';
 export { holdRayStartLock, rayStartLockDir, rayStartLockWaitMs, rayStartLogPath, realRaySlotPaths, type RayStartLock } from './real-ray-locks.ts';
 export { liveDescendants, type ProcessInfo } from './descendants.ts';
+export { realRayEnv } from './real-ray-env.ts';

@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { holdRayStartLock } from '@rayjob/test-support';
+import { holdRayStartLock, realRayEnv } from '@rayjob/test-support';
 import { pollUntil, sleep } from '../probe/deadline.ts';
 import { httpRequest } from '../probe/http.ts';
 import { freePort, tcpOpen } from './free-port.ts';
@@ -74,13 +74,15 @@ class HeadExitedEarly extends Error {}
 
 type HeadPorts = { dashboardPort: number; gcsPort: number; clientPort: number; agentPort: number };
 
-/** The environment of every Ray process of the head: the caller's, without anything pointing at another cluster. */
+/**
+ * The environment of every Ray process of the head: the settings every real Ray node of the tests shares
+ * (realRayEnv), then the caller's, without anything pointing at another cluster.
+ */
 function headEnv(options: RealRayHeadOptions, marker: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...realRayEnv, ...options.env };
   for (const name of ['RAY_ADDRESS', 'RAY_API_SERVER_ADDRESS', 'RAY_AUTH_MODE', 'RAY_AUTH_TOKEN', 'RAY_AUTH_TOKEN_PATH']) delete env[name];
   Object.assign(env, {
     [HEAD_MARKER_ENV]: marker,
-    RAY_USAGE_STATS_ENABLED: '0',
     // Without this Ray replaces 127.0.0.1 by the machine's outward address (see FINDINGS.md).
     RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER: '0',
     // The dashboard gives each module subprocess 30 s to start, which a loaded 2-core

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rayStartLockDir } from '@rayjob/test-support';
+import { rayStartLockDir, realRayEnv } from '@rayjob/test-support';
 import type { ImageProgram } from '../kubelet/image-program.ts';
 import { realRayBinDir } from './real-ray-bin.ts';
 
@@ -107,8 +107,8 @@ export function realRayImage(options: RealRayImageOptions): ImageProgram {
       // under load the agent's imports can miss it and the raylet aborts). `ray start` then exits within its
       // default 30 s and the container restarts, which is quicker than waiting longer for a dead raylet.
       // The start lock keeps other Ray nodes' starts from adding to that load.
-      // No machine here reaches Ray's usage-stats server: a head would only spend time trying.
-      RAY_USAGE_STATS_ENABLED: '0',
+      // What every real Ray node of the tests shares (@rayjob/test-support's realRayEnv: usage stats off, CPU cuts).
+      ...realRayEnv,
       ...options.env,
       RAYJOB_RAY_START_DIR: startLockDir,
     },

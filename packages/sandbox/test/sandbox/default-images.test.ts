@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { realRayEnv } from '@rayjob/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImages, parseImageFlag } from '../../src/images/default-images.ts';
 import { lookupImage } from '../../src/kubelet/image-program.ts';
@@ -51,6 +52,13 @@ describe('default images', () => {
     expect(second).toBe(join(repo, 'ray/bin'));
     await rm(first!, { recursive: true, force: true });
     expect(program?.env?.RAYJOB_EMULATOR_CLI).toBeUndefined();
+  });
+
+  it('real Ray pods get the settings every real Ray node of the tests shares (test-support realRayEnv); the image env given wins', async () => {
+    const program = lookupImage(defaultImages({ repoRoot: repo, env: { RAYJOB_REAL_RAY_BIN: join(repo, 'ray/bin') }, programEnv: { RAY_num_workers_soft_limit: '3' } }), 'rayproject/ray:2.58.0');
+    await rm((program?.env?.PATH ?? '').split(delimiter)[0]!, { recursive: true, force: true });
+    expect(realRayEnv).toMatchObject({ RAY_prestart_worker_first_driver: '0', RAY_enable_metrics_collection: '0' });
+    expect(program?.env).toMatchObject({ ...realRayEnv, RAY_num_workers_soft_limit: '3' });
   });
 
   it('the redis image runs this machine\'s redis-server through the shim that keeps /data in the container\'s /tmp', async () => {
