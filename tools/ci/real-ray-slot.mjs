@@ -1,6 +1,6 @@
 // Vitest setup file (every project whose files may start real Ray lists it): real-Ray test files take a place in the
 // machine's real-Ray slot before their first hook and keep it to their end, whichever project or lane they run in.
-// The slot has RAYJOB_REAL_RAY_SLOTS places (default 1: one real-Ray file at a time; 2 lets two run at once): much
+// The slot has RAYJOB_REAL_RAY_SLOTS places (default 2: two real-Ray files at once; 1: one at a time): much
 // of a real-Ray file's time is waiting (autoscaler idle timeouts, FT bounds, job runs), which can overlap, while the
 // CPU-heavy part, a Ray node starting, is serialized machine-wide by the Ray start lock that every real Ray start
 // takes (@rayjob/test-support's holdRayStartLock: ray-conformance's startRealRayHead, the sandbox's realRayImage).

@@ -2,7 +2,7 @@
 // `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one Vitest run after another
 // within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
 // RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock), and real-Ray files take one of the
-// real-Ray slot's places (RAYJOB_REAL_RAY_SLOTS, default 1) across lanes (tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
+// real-Ray slot's places (RAYJOB_REAL_RAY_SLOTS, default 2) across lanes (tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
 // then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
 // the real-Ray slot most, every other project (a new one too, with no edit here) shortest first, and last e2e's
 // fault campaign as a run of its own.
@@ -45,8 +45,9 @@ export const ownRuns = {
  * Lane 2 projects whose files hold the real-Ray slot for much of their run: next after the own runs, so their real
  * heads are done, or nearly, before the operator (second in lane 1) reaches its own real-Ray files, and run beside
  * e2e's other files (~1 core) rather than beside the operator (~1.5 cores). With the slot's one place the operator's
- * real-Ray files still waited up to 287 s on lane 2's (clean CI 2026-12-06 14:00); RAYJOB_REAL_RAY_SLOTS=2 lets a
- * lane 2 file and one of the operator's run at once, their Ray nodes starting one at a time (the Ray start lock).
+ * real-Ray files still waited up to 287 s on lane 2's (clean CI 2026-12-06 14:00), and 225 s once the suites' CPU was
+ * cut (18:42); the slot's default 2 places let a lane 2 file and one of the operator's run at once, their Ray nodes
+ * starting one at a time (the Ray start lock).
  * The rest of lane 2 follows, shortest first.
  */
 const realRayEarly = ['@rayjob/ray-conformance', '@rayjob/submitter'];

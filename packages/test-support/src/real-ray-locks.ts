@@ -5,7 +5,9 @@
 //   node mostly waits, so the lock is let go once the node is up and the next one may start.
 // - the real-Ray slot (tools/ci/real-ray-slot.mjs): held by a real-Ray test file for its whole run; a counting lock
 //   of RAYJOB_REAL_RAY_SLOTS places, so that much of one file's waiting (autoscaler idle timeouts, FT bounds, job
-//   runs) may overlap another's. Default 1 (one real-Ray file at a time) until two at once are shown reliable in CI.
+//   runs) may overlap another's. Default 2: with the suites' CPU cut to ~1,780 CPU-s (clean CI 2026-12-06 18:42) the
+//   machine is no longer saturated, and the operator's real-Ray files, which mostly wait, were waiting 225 s for a
+//   lane 2 file's place; 1 still gives one file at a time.
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ const logBytes = 1024 * 1024;
 /** The real-Ray slot's files: $RAYJOB_REAL_RAY_SLOT (default in the temp folder), then `.2`, `.3`... one per place. */
 export function realRaySlotPaths(env: NodeJS.ProcessEnv = process.env): string[] {
   const base = env.RAYJOB_REAL_RAY_SLOT || join(tmpdir(), 'rayjob-real-ray.lock');
-  const text = env.RAYJOB_REAL_RAY_SLOTS || '1';
+  const text = env.RAYJOB_REAL_RAY_SLOTS || '2';
   const places = Number(text);
   if (!Number.isInteger(places) || places < 1) throw new Error(`RAYJOB_REAL_RAY_SLOTS must be a whole number >= 1 (real-Ray test files at once; 1: one at a time), got "${text}"`);
   return Array.from({ length: places }, (_, i) => (i === 0 ? base : `${base}.${i + 1}`));

@@ -88,8 +88,8 @@ describe('acquireMachineLock', () => {
 
 describe('realRaySlotPaths', () => {
   it.each([
-    { name: 'one place by default: the one file of before', env: { RAYJOB_REAL_RAY_SLOT: '/x/slot.lock' }, expected: ['/x/slot.lock'] },
-    { name: 'N=2', env: { RAYJOB_REAL_RAY_SLOT: '/x/slot.lock', RAYJOB_REAL_RAY_SLOTS: '2' }, expected: ['/x/slot.lock', '/x/slot.lock.2'] },
+    { name: 'two places by default', env: { RAYJOB_REAL_RAY_SLOT: '/x/slot.lock' }, expected: ['/x/slot.lock', '/x/slot.lock.2'] },
+    { name: 'N=1: one file at a time', env: { RAYJOB_REAL_RAY_SLOT: '/x/slot.lock', RAYJOB_REAL_RAY_SLOTS: '1' }, expected: ['/x/slot.lock'] },
     { name: 'N=3', env: { RAYJOB_REAL_RAY_SLOT: '/x/s', RAYJOB_REAL_RAY_SLOTS: '3' }, expected: ['/x/s', '/x/s.2', '/x/s.3'] },
   ])('$name', ({ env, expected }) => {
     expect(realRaySlotPaths(env)).toEqual(expected);
