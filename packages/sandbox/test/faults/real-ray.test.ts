@@ -19,27 +19,27 @@ describe.skipIf(!available)(`real Ray head in a pod (${rayBin})`, () => {
     await createPod(h.client, { metadata: { name: 'real-head' }, spec: { terminationGracePeriodSeconds: 5, containers: [{ name: 'ray-head', image: 'rayproject/ray:2.58.0',
       command: ['/bin/bash', '-lc', '--'], args: ['ulimit -n 65536; ray start --head --dashboard-host=0.0.0.0 --num-cpus=1 --disable-usage-stats --include-dashboard=true --block'] }] } });
     const ip = await waitFor('pod IP', async () => (await getPod(h.client, 'real-head'))?.status?.podIP || undefined);
-    const version = await waitFor('dashboard', async () => {
+    // One bound for the dashboard and the head's raylet in /nodes: on a loaded CI machine the raylet can abort
+    // after the dashboard is up (it waits ~15 s for the DashboardAgent, not configurable), `ray start --block`
+    // exits and the container restarts behind the Ray start lock. The head is up once both answer, whichever
+    // container run that takes; a bound per step let a restart between them fail the test.
+    type Summary = { data?: { summary: Array<{ raylet: { isHeadNode?: boolean; nodeManagerAddress?: string } }> } };
+    const getJson = async <T>(path: string): Promise<T | undefined> => {
       try {
-        const response = await fetch(`http://${ip}:8265/api/version`, { signal: AbortSignal.timeout(2000) });
-        return response.ok ? (await response.json()) as { ray_version: string } : undefined;
+        const response = await fetch(`http://${ip}:8265${path}`, { signal: AbortSignal.timeout(2000) });
+        return response.ok ? (await response.json()) as T : undefined;
       } catch {
         return undefined;
       }
-    }, 240_000);
-    expect(version.ray_version).toMatch(/^\d+\.\d+\.\d+/);
+    };
+    const up = await waitFor('the dashboard and the head in /nodes', async () => {
+      const version = await getJson<{ ray_version: string }>('/api/version');
+      const head = version && (await getJson<Summary>('/nodes?view=summary'))?.data?.summary.find((n) => n.raylet.isHeadNode);
+      return version && head ? { version, head } : undefined;
+    }, 360_000);
+    expect(up.version.ray_version).toMatch(/^\d+\.\d+\.\d+/);
     // The head reports its pod IP as its node address: the submitter compares it with the head its attempt
     // started on (the operator records the head pod's IP), so a real head must not look like another one.
-    type Summary = { data?: { summary: Array<{ raylet: { isHeadNode?: boolean; nodeManagerAddress?: string } }> } };
-    const head = await waitFor('the head in /nodes', async () => {
-      try {
-        const response = await fetch(`http://${ip}:8265/nodes?view=summary`, { signal: AbortSignal.timeout(2000) });
-        const body = response.ok ? (await response.json()) as Summary : undefined;
-        return body?.data?.summary.find((n) => n.raylet.isHeadNode);
-      } catch {
-        return undefined;
-      }
-    }, 60_000);
-    expect(head.raylet.nodeManagerAddress).toBe(ip);
-  }, 300_000);
+    expect(up.head.raylet.nodeManagerAddress).toBe(ip);
+  }, 420_000);
 });
