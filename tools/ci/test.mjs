@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: every workspace project's Vitest suite, in lanes that run side by side (one Vitest run after another
-// within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's whole-suite
-// RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock), and real-Ray files take one of the
-// real-Ray slot's places (RAYJOB_REAL_RAY_SLOTS, default 2) across lanes (tools/ci/real-ray-slot.mjs, README.md). Lanes are planned on measured CPU and wall seconds (tools/ci/README.md): e2e and
-// then the operator in one lane; in the second, e2e's real-Ray file as a run of its own, the projects that hold
-// the real-Ray slot most, every other project (a new one too, with no edit here) shortest first, and last e2e's
-// fault campaign as a run of its own.
+// `npm test`: every workspace project's Vitest suite, in two lanes that run side by side (one Vitest run after
+// another within a lane). Within a project Vitest keeps its own layout (workers, alone groups, the operator's
+// whole-suite RBAC check). Real Ray nodes start one at a time machine-wide (the Ray start lock), and real-Ray files
+// take one of the real-Ray slot's places (RAYJOB_REAL_RAY_SLOTS, default 2) across lanes (tools/ci/real-ray-slot.mjs,
+// README.md). Lane 1 runs e2e and then the operator; every other run waits in one queue, and a lane that is free takes
+// the next one it may start (lane 2 from the beginning, lane 1 once the operator is done), so neither lane idles
+// while the other has a queue behind it. The queue, planned on measured wall seconds (tools/ci/README.md): e2e's
+// real-Ray file as a run of its own, the projects that hold the real-Ray slot most, then every other project
+// (a new one too, with no edit here) longest first, e2e's fault campaign among them once e2e's other files are done.
 //   npm test                     all projects
 //   npm test -- @rayjob/core ... only these projects (same lanes)
 import { spawn } from 'node:child_process';
@@ -15,40 +17,39 @@ import { rayStartLockDir, rayStartLogPath } from '@rayjob/test-support';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06, lanes as below; e2e's real-Ray file apart). */
+/** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06 20:00, 643b1a7; e2e: an estimate with two files at a time). */
 export const plannedSeconds = {
-  '@rayjob/e2e': 440, '@rayjob/e2e real-ray.test.ts': 250, '@rayjob/e2e campaign.test.ts': 90, '@rayjob/operator': 640, '@rayjob/ray-conformance': 185,
-  '@rayjob/sandbox': 300, '@rayjob/submitter': 120, '@rayjob/kube-runtime': 47, '@rayjob/oci-image': 48,
-  '@rayjob/core': 46, '@rayjob/ray-emulator': 19, '@rayjob/ray-client': 24, '@rayjob/test-support': 14, '@rayjob/kube-model': 5,
+  '@rayjob/e2e': 270, '@rayjob/e2e real-ray.test.ts': 233, '@rayjob/e2e campaign.test.ts': 95, '@rayjob/operator': 691, '@rayjob/ray-conformance': 196,
+  '@rayjob/sandbox': 264, '@rayjob/submitter': 130, '@rayjob/kube-runtime': 38, '@rayjob/oci-image': 49,
+  '@rayjob/core': 16, '@rayjob/ray-emulator': 20, '@rayjob/ray-client': 9, '@rayjob/test-support': 20, '@rayjob/kube-model': 8,
+  '@rayjob/deadline-signal': 3,
 };
 /**
- * The two heavy projects: e2e keeps ~1 core busy, the operator (two workers) ~1.5, and both assert wall-clock
- * bounds (lease renewals, detection lags), so by default they run one after the other in the first lane and
- * everything else goes beside them. RAYJOB_TEST_LANES=split gives each its own lane, for machines with more cores.
+ * The two heavy projects: e2e and the operator both assert wall-clock bounds (lease renewals, detection lags) and
+ * keep more than a core busy each, so by default they run one after the other in the first lane and everything
+ * else goes beside them. RAYJOB_TEST_LANES=split gives each its own lane, for machines with more cores.
  */
-// e2e first: it keeps about one core busy (one file at a time), so lane 2 fills the second core beside it. The other
-// order left the second core idle for all of e2e (clean CI 2026-12-06: operator 951 s with company, e2e 692 s alone).
+// e2e first: beside it lane 2 runs the real-Ray-heavy projects while the operator, which has real-Ray files of its
+// own, has not started; the other order left the second core idle for all of e2e (clean CI 2026-12-06: operator
+// 951 s with company, e2e 692 s alone).
 const heavy = ['@rayjob/e2e', '@rayjob/operator'];
 /**
- * Files that run as a Vitest run of their own in the second lane instead of inside their project (lane 1, e2e then
- * the operator, decides the run's length; ~1424 s against lane 2's ~807 s in the last clean CI):
- * - at the head of lane 2, e2e's real-Ray file (~250 s, a real head per case, ~1 core): it takes the real-Ray slot
- *   first and runs beside e2e's other files, where lane 2's projects ran before (the same load);
- * - at the tail of lane 2, e2e's fault campaign (~90 s, ~0.6 core): by then e2e's other files are long done (two
- *   CPU-bound e2e files side by side were once flaky), and it runs beside the operator as lane 2's projects do.
+ * Files that run as a Vitest run of their own in the queue instead of inside their project (lane 1, e2e then the
+ * operator, is the longest chain):
+ * - at the head of the queue, e2e's real-Ray file (~230 s, a real head per case, ~0.7 core): it takes the real-Ray
+ *   slot first and runs beside e2e's other files;
+ * - `after` its project: e2e's fault campaign (~95 s, ~0.5 core), only once e2e's other files are done (two
+ *   CPU-bound e2e runs side by side were once flaky); until then a free lane takes the next run after it.
  * None of the operator's files can move: its least-privilege RBAC check judges the whole suite in one Vitest run.
  */
 export const ownRuns = {
-  '@rayjob/e2e': [{ file: 'test/real-ray.test.ts', at: 'head' }, { file: 'test/campaign.test.ts', at: 'tail' }],
+  '@rayjob/e2e': [{ file: 'test/real-ray.test.ts', at: 'head' }, { file: 'test/campaign.test.ts', at: 'after' }],
 };
 /**
- * Lane 2 projects whose files hold the real-Ray slot for much of their run: next after the own runs, so their real
- * heads are done, or nearly, before the operator (second in lane 1) reaches its own real-Ray files, and run beside
- * e2e's other files (~1 core) rather than beside the operator (~1.5 cores). With the slot's one place the operator's
- * real-Ray files still waited up to 287 s on lane 2's (clean CI 2026-12-06 14:00), and 225 s once the suites' CPU was
- * cut (18:42); the slot's default 2 places let a lane 2 file and one of the operator's run at once, their Ray nodes
- * starting one at a time (the Ray start lock).
- * The rest of lane 2 follows, shortest first.
+ * Projects whose files hold the real-Ray slot for much of their run: first after the head runs, so their real heads
+ * are done, or nearly, before the operator (second in lane 1) reaches its own real-Ray files, and they run beside
+ * e2e rather than beside the operator. The slot's 2 places let one of them and one of the operator's files run at
+ * once, their Ray nodes starting one at a time (the Ray start lock).
  */
 const realRayEarly = ['@rayjob/ray-conformance', '@rayjob/submitter'];
 const unknownSeconds = 60;
@@ -82,24 +83,54 @@ export function runsOf(projects) {
 }
 
 /**
- * Lanes of runs: the heavy projects' runs (together, or one lane each when split), then one lane for the rest: the
- * own runs for the head, the real-Ray-early projects, the others shortest first, the own runs for the tail. A tail
- * run that lane 2 would reach (by planned seconds) before its project's other files are done (`npm test --
- * @rayjob/e2e` alone, say) runs after them in that project's lane instead.
+ * The plan: lanes that start with fixed runs (the heavy projects, together or one lane each when split; the last
+ * lane starts empty), and one queue of every other run that a lane takes from once its fixed runs are done: the
+ * head runs, the real-Ray-early projects, then the rest longest first (a free lane late in the run then takes a
+ * short one, and both lanes end close together). A run with `at: 'after'` waits in the queue until its project's
+ * own run is done.
  */
 export function planLanes(runs, split = process.env.RAYJOB_TEST_LANES === 'split') {
   const names = runs.map((r) => r.name);
   const present = heavy.filter((h) => names.includes(h));
-  const heavyLanes = split ? present.map((h) => [h]) : present.length > 0 ? [present] : [];
-  const rank = (r) => (r.at === 'head' ? 0 : r.at === 'tail' ? 3 : realRayEarly.includes(r.name) ? 1 + realRayEarly.indexOf(r.name) / 10 : 2);
-  const rest = [];
-  for (const run of runs.filter((r) => !heavy.includes(r.name)).sort((a, b) => rank(a) - rank(b) || seconds(a.name) - seconds(b.name))) {
-    const lane = run.at === 'tail' ? heavyLanes.find((l) => l.includes(run.project)) : undefined;
-    const before = (names) => names.slice(0, names.indexOf(run.project) + 1).reduce((t, n) => t + seconds(n), 0);
-    if (lane && rest.reduce((t, n) => t + seconds(n), 0) < before(lane)) lane.splice(lane.indexOf(run.project) + 1, 0, run.name);
-    else rest.push(run.name);
-  }
-  return [...heavyLanes, ...(rest.length > 0 ? [rest] : [])].map((lane) => ({ names: lane, seconds: lane.reduce((t, n) => t + seconds(n), 0) }));
+  const fixed = split ? present.map((h) => [h]) : present.length > 0 ? [present] : [];
+  const rank = (r) => (r.at === 'head' ? 0 : realRayEarly.includes(r.name) ? 1 + realRayEarly.indexOf(r.name) / 10 : 2);
+  const queue = runs.filter((r) => !heavy.includes(r.name)).sort((a, b) => rank(a) - rank(b) || seconds(b.name) - seconds(a.name)).map((r) => r.name);
+  return { lanes: [...fixed, []].map((lane) => ({ names: lane, seconds: lane.reduce((t, n) => t + seconds(n), 0) })), queue };
+}
+
+/**
+ * Runs the plan: each lane its fixed runs, then the first queued run it may start, until the queue is empty. A
+ * run waiting for its project (`after`) is passed over until that project's run is done; a lane with only such runs
+ * left waits for a run to end. Answers every run's result, in the order they ended.
+ */
+export async function runPlan(plan, runs, start) {
+  const queue = [...plan.queue];
+  const ended = new Set();
+  const results = [];
+  const waiting = [];
+  const startable = (name) => {
+    const run = runs.find((r) => r.name === name);
+    return run.at !== 'after' || !runs.some((r) => r.name === run.project) || ended.has(run.project);
+  };
+  const finish = (result) => {
+    results.push(result);
+    ended.add(result.name);
+    for (const resume of waiting.splice(0)) resume();
+  };
+  const lane = async (fixed) => {
+    for (const name of fixed) finish(await start(runs.find((r) => r.name === name)));
+    while (queue.length > 0) {
+      const next = queue.findIndex(startable);
+      if (next < 0) {
+        await new Promise((resolve) => waiting.push(resolve));
+        continue;
+      }
+      const [name] = queue.splice(next, 1);
+      finish(await start(runs.find((r) => r.name === name)));
+    }
+  };
+  await Promise.all(plan.lanes.map((l) => lane(l.names)));
+  return results;
 }
 
 function runProject(project) {
@@ -155,14 +186,11 @@ async function main() {
   }
   const projects = wanted.length > 0 ? all.filter((p) => wanted.includes(p.name)) : all;
   const runs = runsOf(projects);
-  const lanes = planLanes(runs);
-  for (const [i, lane] of lanes.entries()) process.stdout.write(`lane ${i + 1} (~${lane.seconds} s alone): ${lane.names.join(', ')}\n`);
+  const plan = planLanes(runs);
+  for (const [i, lane] of plan.lanes.entries()) process.stdout.write(`lane ${i + 1} starts with (~${lane.seconds} s): ${lane.names.join(', ') || 'nothing'}\n`);
+  process.stdout.write(`then both take from the queue (~${plan.queue.reduce((t, n) => t + seconds(n), 0)} s): ${plan.queue.join(', ')}\n`);
   const started = Date.now();
-  const results = (await Promise.all(lanes.map(async (lane) => {
-    const done = [];
-    for (const name of lane.names) done.push(await runProject(runs.find((r) => r.name === name)));
-    return done;
-  }))).flat();
+  const results = await runPlan(plan, runs, runProject);
   process.stdout.write(`\n=== npm test: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   process.stdout.write(`${rayStartSummary(started)}\n`);
   for (const r of results) process.stdout.write(`${r.code === 0 ? 'ok    ' : 'FAILED'} ${r.name} ${r.seconds.toFixed(0)} s\n`);
