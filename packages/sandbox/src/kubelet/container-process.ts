@@ -86,8 +86,11 @@ const prologue = [
   'exec "$@"',
 ].join('\n');
 
-/** A path as an fstab field: util-linux's octal escapes for the characters that separate fields and lines. */
-const fstabField = (path: string): string => path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+/**
+ * A path as an fstab field: util-linux's octal escapes for the backslash and for every character its parser splits
+ * fields or lines on (C's isspace: space, \t, \n, \v, \f, \r); unescaped, a path holding one would be cut there.
+ */
+const fstabField = (path: string): string => path.replace(/[\\ \t\n\v\f\r]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 
 /**
  * The bind mounts as an fstab, in order: `bind` (`bind,ro`: util-linux remounts it read-only) or `rbind` (mounts

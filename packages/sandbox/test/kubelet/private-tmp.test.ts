@@ -54,11 +54,13 @@ describe('a container\'s mount table (one `mount -a -T` in its prologue)', () =>
     const table = mountTable([
       { source: '/pod/my volume', target: '/data\tdir', readOnly: true },
       { source: '/pod/back\\slash', target: '/etc/x', readOnly: false },
+      { source: '/pod/cr\rvt\vff\fnl\n', target: '/opt/y', readOnly: false },
       { source: '/pod/tmp', target: '/tmp', readOnly: false, recursive: true },
     ]);
     expect(table).toBe([
       '/pod/my\\040volume /data\\011dir none bind,ro 0 0',
       '/pod/back\\134slash /etc/x none bind 0 0',
+      '/pod/cr\\015vt\\013ff\\014nl\\012 /opt/y none bind 0 0',
       '/pod/tmp /tmp none rbind 0 0',
       '',
     ].join('\n'));
