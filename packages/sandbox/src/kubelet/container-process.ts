@@ -93,11 +93,13 @@ const prologue = [
 const fstabField = (path: string): string => path.replace(/[\\ \t\n\v\f\r]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 
 /**
- * The bind mounts as an fstab, in order: `bind` (`bind,ro`: util-linux remounts it read-only) or `rbind` (mounts
- * below the source carried along). `mount -a` mounts the lines in order and fails if any fails.
+ * The bind mounts as an fstab, in order: `bind` or `rbind` (mounts below the source carried along), with `,ro`
+ * where read-only (util-linux remounts it read-only). `mount -a` mounts the lines in order and fails if any fails.
  */
 export function mountTable(mounts: BindMount[]): string {
-  const options = (m: BindMount): string => (m.recursive === true ? 'rbind' : m.readOnly ? 'bind,ro' : 'bind');
+  // A read-only recursive bind is a volume mounted read-only at /tmp itself (withPrivateTmp): `rbind,ro` makes its
+  // top mount read-only as Kubernetes does (the binds carried below it keep their own options).
+  const options = (m: BindMount): string => `${m.recursive === true ? 'rbind' : 'bind'}${m.readOnly ? ',ro' : ''}`;
   return mounts.map((m) => `${fstabField(m.source)} ${fstabField(m.target)} none ${options(m)} 0 0\n`).join('');
 }
 

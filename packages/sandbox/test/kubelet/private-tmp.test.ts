@@ -56,33 +56,38 @@ describe('a container\'s mount table (one `mount -a -T` in its prologue)', () =>
       { source: '/pod/back\\slash', target: '/etc/x', readOnly: false },
       { source: '/pod/cr\rvt\vff\fnl\n', target: '/opt/y', readOnly: false },
       { source: '/pod/tmp', target: '/tmp', readOnly: false, recursive: true },
+      { source: '/pod/ro-tmp', target: '/ro-tmp', readOnly: true, recursive: true },
     ]);
     expect(table).toBe([
       '/pod/my\\040volume /data\\011dir none bind,ro 0 0',
       '/pod/back\\134slash /etc/x none bind 0 0',
       '/pod/cr\\015vt\\013ff\\014nl\\012 /opt/y none bind 0 0',
       '/pod/tmp /tmp none rbind 0 0',
+      '/pod/ro-tmp /ro-tmp none rbind,ro 0 0',
       '',
     ].join('\n'));
   });
 
-  it('mounts as util-linux reads it: a path with a space, read-only where asked', async () => {
+  it('mounts as util-linux reads it: a path with a space, read-only where asked, a read-only volume at /tmp too', async () => {
     const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
     const { execFileSync } = await import('node:child_process');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const root = mkdtempSync(join(tmpdir(), 'mount-table-'));
-    for (const dir of ['src dir', 'ro target', 'rw target']) mkdirSync(join(root, dir));
+    for (const dir of ['src dir', 'ro target', 'rw target', 'ro tmp']) mkdirSync(join(root, dir));
     writeFileSync(join(root, 'src dir', 'f'), 'hello\n');
     const table = join(root, 'mounts.fstab');
     writeFileSync(table, mountTable([
       { source: join(root, 'src dir'), target: join(root, 'ro target'), readOnly: true },
       { source: join(root, 'src dir'), target: join(root, 'rw target'), readOnly: false },
+      // A volume mounted read-only at /tmp: the last, recursive bind withPrivateTmp gives it.
+      ...withPrivateTmp([{ source: join(root, 'src dir'), target: '/tmp', readOnly: true }], join(root, 'unused'), []).map((m) => ({ ...m, target: join(root, 'ro tmp') })),
     ]));
     // In a private mount namespace (as the container's prologue runs), so nothing stays mounted on the host.
-    const script = 'mount -a -T "$1" && cat "$2/f" && { touch "$2/x" 2>/dev/null && echo writable || echo read-only; } && touch "$3/y" && echo writable';
-    const out = execFileSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', table, join(root, 'ro target'), join(root, 'rw target')]).toString();
-    expect(out).toBe('hello\nread-only\nwritable\n');
+    const script = 'mount -a -T "$1" && cat "$2/f" && { touch "$2/x" 2>/dev/null && echo writable || echo read-only; } && touch "$3/y" && echo writable'
+      + ' && cat "$4/f" && { touch "$4/z" 2>/dev/null && echo writable || echo read-only; }';
+    const out = execFileSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', table, join(root, 'ro target'), join(root, 'rw target'), join(root, 'ro tmp')]).toString();
+    expect(out).toBe('hello\nread-only\nwritable\nhello\nread-only\n');
     rmSync(root, { recursive: true, force: true });
   });
 });
