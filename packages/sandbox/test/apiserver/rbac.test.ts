@@ -87,6 +87,18 @@ describe('ServiceAccount tokens and RBAC', () => {
     expect(after.status).toBe(401);
   });
 
+  it('a token for another audience is 401 at the API server; a TokenReview for that audience accepts it and names it', async () => {
+    const forRay = (await h.kubectl(['create', 'token', 'bot', '--audience=ray'])).stdout.trim();
+    expect((await tls(['auth', 'whoami', `--token=${forRay}`])).stderr).toContain('Unauthorized');
+    const review = async (t: string, audiences?: string[]) => (await http(h.server, 'POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: t, ...(audiences && { audiences }) },
+    })).body.status;
+    expect(await review(forRay, ['ray', 'other'])).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:default:bot' }, audiences: ['ray'] });
+    // Without audiences a review asks for the API server's own, which this token does not have.
+    expect(await review(forRay)).toEqual({ authenticated: false });
+    expect(await review(token)).toMatchObject({ authenticated: true, audiences: ['https://kubernetes.default.svc.cluster.local'] });
+  });
+
   it('the kubernetes Service in default points at the API server', async () => {
     const svc = (await http(h.server, 'GET', '/api/v1/namespaces/default/services/kubernetes')).body;
     expect(svc.spec).toMatchObject({ clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, targetPort: h.server.https?.port }] });

@@ -47,7 +47,12 @@ export function certificateUser(req: Pick<IncomingMessage, 'socket'>): UserInfo 
   return typeof verdict === 'string' ? verdict : { username: verdict.username, groups: [...verdict.groups] };
 }
 
-export function authenticate(req: IncomingMessage, store: Store, issuer: TokenIssuer, nowMs: number): Authentication {
+/**
+ * `audiences`: those a ServiceAccount token must have one of (kube-apiserver's check): the API server's own for a
+ * request, a TokenReview's spec.audiences for that review. A token minted for another audience (a projected token
+ * for Ray, say) is a 401 at the API server, as on a real one.
+ */
+export function authenticate(req: IncomingMessage, store: Store, issuer: TokenIssuer, nowMs: number, audiences: readonly string[] = issuer.apiAudiences): Authentication {
   const certificate = certificateUser(req);
   if (certificate !== 'none' && certificate !== 'rejected') return { ok: true, user: certificate };
   const header = req.headers.authorization;
@@ -58,7 +63,7 @@ export function authenticate(req: IncomingMessage, store: Store, issuer: TokenIs
   const token = match[1] as string;
   if (token === adminToken) return { ok: true, user: adminUser };
   const claims = issuer.verify(token, nowMs);
-  if (!claims) return { ok: false };
+  if (!claims || !claims.aud.some((a) => audiences.includes(a))) return { ok: false };
   const k = claims['kubernetes.io'];
   const sa = store.get('/serviceaccounts', k.namespace, k.serviceaccount.name);
   if (!sa || sa.metadata.uid !== k.serviceaccount.uid) return { ok: false };

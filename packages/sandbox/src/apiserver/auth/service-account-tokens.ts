@@ -2,7 +2,8 @@
 // start, where RSA's takes long on a loaded machine) with the `kubernetes.io` claims, for the
 // TokenRequest API (`kubectl create token`) and for the projected token a kubelet mounts into a pod. A token
 // authenticates as system:serviceaccount:<ns>:<name> while it is unexpired and its ServiceAccount (and pod,
-// when bound to one) still exists with the same uid.
+// when bound to one) still exists with the same uid, and only for an audience it was issued for: the API server's
+// own (the issuer) for requests, a TokenReview's for that review (authenticate.ts).
 import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { formatKubeTime } from '@rayjob/kube-model';
 
@@ -32,6 +33,8 @@ export interface MintRequest {
 }
 
 export interface TokenIssuer {
+  /** The API server's own audiences (kube-apiserver's --api-audiences, by default its issuer). */
+  apiAudiences: string[];
   mint(request: MintRequest, nowMs: number): { token: string; expirationTimestamp: string };
   /** The claims of a token this issuer signed, if its signature and times are valid. */
   verify(token: string, nowMs: number): TokenClaims | undefined;
@@ -65,6 +68,7 @@ export function createTokenIssuer(issuer = defaultIssuer): TokenIssuer {
   };
   return {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    apiAudiences: [issuer],
     mint(request, nowMs) {
       const iat = Math.floor(nowMs / 1000);
       const exp = iat + (request.expirationSeconds ?? 3600);

@@ -94,8 +94,11 @@ export function answerReview(ctx: ApiContext, rt: ResourceType, user: UserInfo, 
     case 'tokenreviews': {
       const token = String(spec.token ?? '');
       const fake = { headers: { authorization: `Bearer ${token}` } } as IncomingMessage;
-      const authn = token === '' ? { ok: false as const } : authenticate(fake, ctx.store, ctx.tokens, ctx.now());
-      return { ...base, spec, status: authn.ok && authn.user !== adminUser ? { authenticated: true, user: userInfoJson(authn.user) } : { authenticated: false } };
+      // The review's audiences, or the API server's when it names none; the answer says which of them the token has.
+      const asked = Array.isArray(spec.audiences) && spec.audiences.length > 0 ? (spec.audiences as unknown[]).map(String) : ctx.tokens.apiAudiences;
+      const authn = token === '' ? { ok: false as const } : authenticate(fake, ctx.store, ctx.tokens, ctx.now(), asked);
+      const audiences = authn.ok ? asked.filter((a) => ctx.tokens.verify(token, ctx.now())?.aud.includes(a)) : [];
+      return { ...base, spec, status: authn.ok && authn.user !== adminUser ? { authenticated: true, user: userInfoJson(authn.user), audiences } : { authenticated: false } };
     }
     default:
       throw badRequest(`${rt.kind} is not a review`);
