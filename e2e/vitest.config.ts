@@ -8,12 +8,11 @@ export default defineConfig({
     name: 'e2e',
     environment: 'node',
     include: ['test/**/*.test.ts'],
-    // Each file starts one sandbox (API server, kubelet, operator, pods as processes) and runs its scenarios
-    // concurrently on it, each in its own namespace. Two files at a time: the long ones (kubectl, sandbox: ~180 s
-    // each, most of it scenarios that run in real seconds, e.g. C8's 110 s job) mostly wait, ~0.6 core for the
-    // run with one at a time (clean CI 2026-12-06: 454 s, 257 CPU-s). Files share nothing: each has its own
-    // sandbox, subnet, temp folders and (isolated) process.
-    maxWorkers: 2,
+    // Each file starts one sandbox (API server, kubelet, operator, pods as processes): one at a time on 2 cores;
+    // the scenarios inside a file run concurrently on that sandbox, each in its own namespace. Two at a time was
+    // measured (clean CI of b9333d2): e2e 454 -> 329 s, but the real-Ray runs beside it slowed more (e2e's real-Ray
+    // file 233 -> 340 s, ray-conformance 196 -> 316 s) and `npm test` took 1,177 s against 1,145.
+    fileParallelism: false,
     // Real-Ray files hold a place in the machine's real-Ray slot (tools/ci/real-ray-slot.mjs).
     setupFiles: [realRaySlot],
     testTimeout: 300_000,

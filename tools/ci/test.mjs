@@ -17,9 +17,9 @@ import { rayStartLockDir, rayStartLogPath } from '@rayjob/test-support';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06 20:00, 643b1a7; e2e: an estimate with two files at a time). */
+/** Wall seconds of each run on a quiet 2-core machine (clean CI 2026-12-06 20:00, 643b1a7). */
 export const plannedSeconds = {
-  '@rayjob/e2e': 270, '@rayjob/e2e real-ray.test.ts': 233, '@rayjob/e2e campaign.test.ts': 95, '@rayjob/operator': 691, '@rayjob/ray-conformance': 196,
+  '@rayjob/e2e': 389, '@rayjob/e2e real-ray.test.ts': 233, '@rayjob/e2e campaign.test.ts': 95, '@rayjob/e2e submitter-image.test.ts': 65, '@rayjob/operator': 691, '@rayjob/ray-conformance': 196,
   '@rayjob/sandbox': 264, '@rayjob/submitter': 130, '@rayjob/kube-runtime': 38, '@rayjob/oci-image': 49,
   '@rayjob/core': 16, '@rayjob/ray-emulator': 20, '@rayjob/ray-client': 9, '@rayjob/test-support': 20, '@rayjob/kube-model': 8,
   '@rayjob/deadline-signal': 3,
@@ -29,21 +29,27 @@ export const plannedSeconds = {
  * keep more than a core busy each, so by default they run one after the other in the first lane and everything
  * else goes beside them. RAYJOB_TEST_LANES=split gives each its own lane, for machines with more cores.
  */
-// e2e first: beside it lane 2 runs the real-Ray-heavy projects while the operator, which has real-Ray files of its
-// own, has not started; the other order left the second core idle for all of e2e (clean CI 2026-12-06: operator
-// 951 s with company, e2e 692 s alone).
+// e2e first: it keeps about one core busy (one file at a time), and beside it lane 2 runs the real-Ray-heavy projects
+// while the operator, which has real-Ray files of its own, has not started; the other order left the second core
+// idle for all of e2e (clean CI 2026-12-06: operator 951 s with company, e2e 692 s alone).
 const heavy = ['@rayjob/e2e', '@rayjob/operator'];
 /**
  * Files that run as a Vitest run of their own in the queue instead of inside their project (lane 1, e2e then the
  * operator, is the longest chain):
  * - at the head of the queue, e2e's real-Ray file (~230 s, a real head per case, ~0.7 core): it takes the real-Ray
  *   slot first and runs beside e2e's other files;
- * - `after` its project: e2e's fault campaign (~95 s, ~0.5 core), only once e2e's other files are done (two
- *   CPU-bound e2e runs side by side were once flaky); until then a free lane takes the next run after it.
+ * - `after` its project: e2e's fault campaign (~95 s, ~0.5 core) and submitter image file (~65 s), only once e2e's
+ *   other files are done (two CPU-bound e2e runs side by side were once flaky, and two e2e files at a time slowed
+ *   the real-Ray runs beside them more than they gained: e2e/vitest.config.ts); until then a free lane takes the
+ *   next run after them. Moving them out of lane 1 shortens its chain, and the queue evens the lanes' ends.
  * None of the operator's files can move: its least-privilege RBAC check judges the whole suite in one Vitest run.
  */
 export const ownRuns = {
-  '@rayjob/e2e': [{ file: 'test/real-ray.test.ts', at: 'head' }, { file: 'test/campaign.test.ts', at: 'after' }],
+  '@rayjob/e2e': [
+    { file: 'test/real-ray.test.ts', at: 'head' },
+    { file: 'test/campaign.test.ts', at: 'after' },
+    { file: 'test/submitter-image.test.ts', at: 'after' },
+  ],
 };
 /**
  * Projects whose files hold the real-Ray slot for much of their run: first after the head runs, so their real heads
