@@ -44,16 +44,14 @@ function errorName(error: unknown): string | undefined {
   return error && typeof error === 'object' ? String((error as { name?: unknown }).name) : undefined;
 }
 
-/** Transport error (thrown by undici or ws) -> cause. */
+/** Transport error (thrown by node:http or ws) -> cause. */
 export function classifyTransportError(error: unknown): UnavailableCause {
   const name = errorName(error);
   if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
   const code = errorCode(error) ?? '';
   if (code === 'ECONNREFUSED') return 'refused';
-  if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED'].includes(code)) return 'reset';
-  if (['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(code)) {
-    return 'timeout';
-  }
+  if (['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code)) return 'reset';
+  if (code === 'ETIMEDOUT') return 'timeout';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
   if (tlsCodes.test(code)) return 'tls';
   return 'other';

@@ -135,7 +135,7 @@ function clientParts(options: RayClientOptions): ClientParts {
   const clientSignal = options.signal;
   return {
     baseUrl: address.baseUrl,
-    transport: createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }), ...(options.dispatcher && { dispatcher: options.dispatcher }) }),
+    transport: createHttpTransport({ baseUrl: address.baseUrl, headers, timeoutMs, tls, redact, ...(lookup && { lookup }), ...(clientSignal && { signal: clientSignal }), ...(options.pool && { pool: options.pool }) }),
     tailConfig: { wsBaseUrl: toWebSocketBase(address.baseUrl), headers, tls, defaultTimeoutMs: timeoutMs, redact, ...(lookup && { lookup }) },
     tailSignal: (o) => (clientSignal ? { ...o, signal: o.signal ? AbortSignal.any([o.signal, clientSignal]) : clientSignal } : o),
     cachedVersion: options.rayVersion ? { version: '4', ray_version: options.rayVersion } : undefined,

@@ -1,9 +1,9 @@
-// One HTTP exchange with the dashboard as the transports see it (undici's or node:http's sender).
+// One HTTP exchange with the dashboard as the transport sees it (node:http's sender).
 import { classifyTransportError, describeTransportError } from './classify.ts';
 import type { Redactor } from './redact.ts';
 import type { UnavailableCause } from './result.ts';
 
-/** One request as the senders (undici, node:http) see it: headers final, body serialised, signal combined. */
+/** One request as the sender sees it: headers final, body serialised, signal combined. */
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
@@ -17,7 +17,7 @@ export type HttpOutcome =
   | { kind: 'answer'; status: number; body: string }
   | { kind: 'transport-error'; cause: UnavailableCause; message: string };
 
-/** A request that got no answer, as both senders report it: the cause classified, the message redacted. */
+/** A request that got no answer: the cause classified, the message redacted. */
 export function transportFailure(method: string, path: string, error: unknown, redact: Redactor): HttpOutcome {
   return {
     kind: 'transport-error',

@@ -1,13 +1,13 @@
 // The client's HTTP: keep-alive connection reuse, TLS settings, per-request timeouts, one retry of a GET on a
-// stale connection. A pool shared by many clients (`dispatcher`, undici) is used through undici.request, loaded
-// only then; a client of its own uses node:http (node-http-transport.ts), far lighter to load (issue #27).
+// stale connection, on node:http (node-http-transport.ts): over a pool shared by many clients (`pool`) or an agent
+// of the client's own.
 // Never the global fetch: it always sends `Sec-Fetch-Mode: cors`, and Ray's browser filter answers 405 to a
 // POST or DELETE carrying it (ray-jobs-api.md §2).
 import type { LookupFunction } from 'node:net';
-import type { Dispatcher } from 'undici';
 import { createNodeHttpSender } from './node-http-transport.ts';
 import { deadlineSignal } from '@rayjob/deadline-signal';
-import { transportFailure, type HttpOutcome, type HttpRequest } from './http-request.ts';
+import type { HttpOutcome } from './http-request.ts';
+import type { ConnectionPool } from './connection-pool.ts';
 
 export type { HttpOutcome, HttpRequest } from './http-request.ts';
 export { connectTls, type TlsOptions } from './tls-options.ts';
@@ -34,11 +34,15 @@ export function createHttpTransport(config: {
   /** Aborts every request of this transport, in flight or to come (the caller no longer wants any answer). */
   signal?: AbortSignal;
   /** A pool shared with other clients: used as is, and not closed by close(). */
-  dispatcher?: Dispatcher;
+  pool?: ConnectionPool;
 }): HttpTransport {
-  const sender = config.dispatcher !== undefined
-    ? createUndiciSender(config.dispatcher, config.baseUrl, config.redact)
-    : createNodeHttpSender({ baseUrl: config.baseUrl, tls: config.tls, redact: config.redact, ...(config.lookup !== undefined ? { lookup: config.lookup } : {}) });
+  const sender = createNodeHttpSender({
+    baseUrl: config.baseUrl,
+    tls: config.tls,
+    redact: config.redact,
+    ...(config.lookup !== undefined ? { lookup: config.lookup } : {}),
+    ...(config.pool !== undefined ? { pool: config.pool } : {}),
+  });
 
   async function send(
     method: 'GET' | 'POST' | 'DELETE',
@@ -88,39 +92,4 @@ export function createHttpTransport(config: {
     send,
     close: async () => sender.close(),
   };
-}
-
-/**
- * undici, imported on the first request through a shared pool, so a process without one never loads it. Once per
- * process, not per client: the operator makes a client per cluster, and a dynamic import is not free (a resync's
- * first pass over 10,000 clusters imported it 10,000 times).
- */
-let undici: Promise<typeof import('undici')> | undefined;
-
-/** A shared undici pool. */
-function createUndiciSender(
-  dispatcher: Dispatcher,
-  baseUrl: string,
-  redact: Redactor,
-): { sendOnce: (request: HttpRequest) => Promise<HttpOutcome>; close: () => void } {
-  async function sendOnce({ method, path, headers, body, signal, timeoutMs }: HttpRequest): Promise<HttpOutcome> {
-    try {
-      const { request } = await (undici ??= import('undici'));
-      const response = await request(`${baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        dispatcher,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await response.body.text();
-      return { kind: 'answer', status: response.statusCode, body: redact(text) };
-    } catch (error) {
-      return transportFailure(method, path, error, redact);
-    }
-  }
-  // The pool belongs to its owner, who closes it.
-  return { sendOnce, close: () => undefined };
 }

@@ -1,7 +1,7 @@
 // Client options and their validation. Messages name the option and the fix, never a secret's value.
 import type { LookupFunction } from 'node:net';
 import { isRayBrowserHeaderName, isRayBrowserUserAgent } from '@rayjob/kube-model';
-import type { Dispatcher } from 'undici';
+import type { ConnectionPool } from './connection-pool.ts';
 import type { TlsOptions } from './http-transport.ts';
 
 export interface RayClientOptions {
@@ -30,11 +30,11 @@ export interface RayClientOptions {
    */
   signal?: AbortSignal;
   /**
-   * A connection pool (undici Dispatcher) shared with other clients, e.g. an operator's one pool for every
+   * A connection pool (createConnectionPool) shared with other clients, e.g. an operator's one pool for every
    * cluster's dashboard: it must carry the same TLS settings and `lookup` (requests carry their own credentials).
-   * This client's close() leaves it open: its owner closes it. Default: a pool of this client's own.
+   * This client's close() leaves it open: its owner closes it. Default: a keep-alive agent of this client's own.
    */
-  dispatcher?: Dispatcher;
+  pool?: ConnectionPool;
   /** Skip `GET /api/version` and gate submit fields on this Ray version instead. */
   rayVersion?: string;
 }

@@ -12,7 +12,7 @@ export interface TlsOptions {
   servername?: string;
 }
 
-/** The TLS part of an undici/ws connect option. */
+/** The TLS part of a node:https agent's or ws connect options. */
 export function connectTls(tls: TlsOptions): { rejectUnauthorized: boolean; ca?: string; cert?: string; key?: string; servername?: string } {
   return {
     rejectUnauthorized: tls.verify !== false,

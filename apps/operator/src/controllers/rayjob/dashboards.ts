@@ -169,7 +169,7 @@ async function clientFor(d: DashboardState, cluster: RayCluster, dashboardURL: s
       ...(!apiServer && route.lookup !== undefined && { lookup: route.lookup }),
       timeoutMs: apiServer ? PROXY_TIMEOUT_MS : DIRECT_TIMEOUT_MS,
       ...(route.fence && { signal: route.fence }),
-      dispatcher: d.pool.dispatcher,
+      pool: d.pool,
     });
     const counted = d.observe ? countedClient(client, d.observe) : client;
     d.clients.set(key, { client: counted, usedAt: now, credentials });
