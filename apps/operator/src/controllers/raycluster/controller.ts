@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rayClusterStatusChanged, RayClusterSchema, type RayCluster } from '@rayjob/core';
+import { rayClusterStatusChanged, type RayCluster } from '@rayjob/core';
 import { annotationsChanged, anyOf, createExpectations, createOwnWrites, deletionStarted, generationChanged, labelsChanged, newControllerManagedBy, resources, type KubeObject } from '@rayjob/kube-runtime';
 import { Registry } from 'prom-client';
 import { createWarnedOnce, ignoredFeatures, ignoredFeaturesNote, UNSUPPORTED_FEATURE_REASON } from '../ignored-features.ts';
@@ -40,12 +40,7 @@ function setup(ctx: ControllerContext): RayClusterControllerHandle {
   const pods = informers.get<KubeObject>(resources.pods, RAY_POD_SELECTOR);
   const services = informers.get<KubeObject>(resources.services);
   const registry = config.enableMetrics ? ctx.manager.metrics.registry : new Registry();
-  const parsedClusters = () =>
-    clusters.flatMap((i) => i.cache.list()).flatMap((o) => {
-      const parsed = RayClusterSchema.safeParse(o);
-      return parsed.success ? [parsed.data as RayCluster] : [];
-    });
-  const metrics = createRayClusterMetrics(registry, parsedClusters);
+  const metrics = createRayClusterMetrics(registry, () => clusters.flatMap((i) => i.cache.list()));
   const settings = config.rayCluster.settings;
   // KubeRay's scale expectations: a created Pod holds its group until the Pod informer shows it (or the timeout
   // passed); a deleted one until the informer drops it.

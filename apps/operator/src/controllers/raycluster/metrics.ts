@@ -1,4 +1,5 @@
-import { isConditionTrue, RAY_CLUSTER_CONDITION_TYPES, type RayCluster } from '@rayjob/core';
+import { RAY_CLUSTER_CONDITION_TYPES, isConditionTrue, type RayCluster } from '@rayjob/core';
+import type { KubeObject } from '@rayjob/kube-runtime';
 import { Gauge, type Registry } from 'prom-client';
 
 /**
@@ -6,15 +7,26 @@ import { Gauge, type Registry } from 'prom-client';
  * set at the status write that first makes RayClusterProvisioned True and dropped when the cluster is gone;
  * kuberay_cluster_info and kuberay_cluster_condition_provisioned, computed from the cache at scrape time.
  */
+
+/**
+ * Whether a cached RayCluster's RayClusterProvisioned condition is True, read from the object as the cache holds it.
+ * The scrape-time series read only metadata and this condition: a schema parse of every cluster for each of the two
+ * series blocked the event loop ~0.3-0.5 s per scrape at 10,000 clusters (issue #27).
+ */
+function provisionedOf(cluster: KubeObject): boolean {
+  const conditions = (cluster as { status?: { conditions?: unknown } }).status?.conditions;
+  return Array.isArray(conditions) && conditions.some((c) => typeof c === 'object' && c !== null && c.type === RAY_CLUSTER_CONDITION_TYPES.provisioned && c.status === 'True');
+}
 export interface RayClusterMetrics {
   /** After a successful status write. */
   observeStatusWrite(cluster: RayCluster, before: RayCluster['status'], after: RayCluster['status'], now: Date): void;
   forget(namespace: string, name: string): void;
 }
 
-const base = (c: RayCluster) => ({ name: c.metadata.name ?? '', namespace: c.metadata.namespace ?? '', uid: c.metadata.uid ?? '' });
+const base = (c: Pick<KubeObject, 'metadata'>) => ({ name: c.metadata.name ?? '', namespace: c.metadata.namespace ?? '', uid: c.metadata.uid ?? '' });
 
-export function createRayClusterMetrics(registry: Registry, clusters: () => RayCluster[]): RayClusterMetrics {
+/** `clusters`: the cached RayClusters as the informers hold them (not parsed). */
+export function createRayClusterMetrics(registry: Registry, clusters: () => KubeObject[]): RayClusterMetrics {
   const registers = [registry];
   const provisioned = new Gauge({
     name: 'kuberay_cluster_provisioned_duration_seconds',
@@ -40,7 +52,7 @@ export function createRayClusterMetrics(registry: Registry, clusters: () => RayC
     registers,
     collect() {
       this.reset();
-      for (const c of clusters()) this.set({ ...base(c), condition: String(isConditionTrue(c.status?.conditions, RAY_CLUSTER_CONDITION_TYPES.provisioned)) }, 1);
+      for (const c of clusters()) this.set({ ...base(c), condition: String(provisionedOf(c)) }, 1);
     },
   });
   return {
