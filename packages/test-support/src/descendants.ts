@@ -11,7 +11,10 @@ function readProcess(pid: number): ProcessInfo | undefined {
     // The command sits in parentheses and may itself contain spaces or parentheses: fields follow the last ')'.
     const close = stat.lastIndexOf(')');
     const [state, ppid] = stat.slice(close + 2).split(' ');
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    // cmdline reads empty while a process is between fork and exec (and for kernel threads): name it by its comm
+    // (the name in parentheses) then, so a report never shows a blank command.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    const command = cmdline === '' ? `[${stat.slice(stat.indexOf('(') + 1, close)}]` : cmdline;
     return { pid, ppid: Number(ppid), state: state ?? '?', command };
   } catch {
     return undefined; // gone between the listing and the read
