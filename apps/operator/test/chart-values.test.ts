@@ -13,6 +13,8 @@ import type { Json } from './support/api.ts';
 import { chartPath, extractHelm, extractKubectl, runTool, yamlDocuments, type Run } from './support/helm.ts';
 
 const kuberayValues = repoPath('apps/operator/test/fixtures/kuberay-chart-values.yaml');
+// KubeRay's values file with the one edit the chart's README asks for: `image` pointed at this operator.
+const kuberay = ['-f', kuberayValues, '--set', 'image.repository=ghcr.io/rayjob/operator', '--set', 'image.tag=0.1.0'];
 const base = repoPath('apps/operator/deploy/kustomize/base');
 const scratch = mkdtempSync(join(tmpdir(), 'operator-chart-values-'));
 let helm = '';
@@ -42,7 +44,7 @@ const args = (objects: Json[]): string[] => podSpec(objects).containers[0].args;
 
 describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
   it('renders, and the operator accepts the arguments (KubeRay\'s default featureGates list included)', async () => {
-    const objects = await rendered('-f', kuberayValues);
+    const objects = await rendered(...kuberay);
     const loaded = loadConfig(args(objects), {});
     if (loaded.ok !== true) throw new Error(JSON.stringify(loaded));
     expect(loaded.config).toMatchObject({ enableLeaderElection: true, reconcileConcurrency: 1, qps: 100, burst: 200, enableMetrics: true, leaderElectionNamespace: '' });
@@ -55,7 +57,7 @@ describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
   });
 
   it('configuration.enabled writes KubeRay\'s configuration file, which the operator reads with --config', async () => {
-    const objects = await rendered('-f', kuberayValues, '--set', 'configuration.enabled=true', '--set', 'configuration.defaultPodLabels.team=ml',
+    const objects = await rendered(...kuberay, '--set', 'configuration.enabled=true', '--set', 'configuration.defaultPodLabels.team=ml',
       '--set', 'configuration.workerSidecarContainers[0].name=logs', '--set', 'configuration.workerSidecarContainers[0].image=busybox',
       '--set', 'configuration.defaultContainerEnvs[0].name=RAY_DEDUP_LOGS', '--set-string', 'configuration.defaultContainerEnvs[0].value=0',
       '--set', 'watchNamespace={a,b}', '--set', 'reconcileConcurrency=3');
@@ -69,7 +71,7 @@ describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
     expect(loaded.config).toMatchObject({ watchNamespaces: ['a', 'b'], reconcileConcurrency: 3, enableMetrics: true, notices: [] });
     expect(loaded.config.podDefaults).toMatchObject({ defaultPodLabels: { team: 'ml' }, workerSidecarContainers: [{ name: 'logs', image: 'busybox' }], defaultContainerEnvs: [{ name: 'RAY_DEDUP_LOGS', value: '0' }] });
     // A changed configuration restarts the Pod (its checksum annotation changes).
-    const other = await rendered('-f', kuberayValues, '--set', 'configuration.enabled=true', '--set', 'reconcileConcurrency=4');
+    const other = await rendered(...kuberay, '--set', 'configuration.enabled=true', '--set', 'reconcileConcurrency=4');
     expect(one(other, 'Deployment').spec.template.metadata.annotations['rayjob.io/config-checksum']).not.toBe(one(objects, 'Deployment').spec.template.metadata.annotations['rayjob.io/config-checksum']);
   });
 
@@ -101,7 +103,7 @@ describe('the chart with KubeRay\'s values', { timeout: 60_000 }, () => {
     { set: ['terminationGracePeriodSeconds=60'], check: (o: Json[]) => expect(podSpec(o).terminationGracePeriodSeconds).toBe(60) },
     { set: ['podDisruptionBudget.enabled=true', 'replicas=2'], check: (o: Json[]) => expect(one(o, 'PodDisruptionBudget').spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: one(o, 'Deployment').spec.selector.matchLabels } }) },
   ])('$set', async ({ set, check }) => {
-    check(await rendered('-f', kuberayValues, ...set.flatMap((s) => ['--set', s])));
+    check(await rendered(...kuberay, ...set.flatMap((s) => ['--set', s])));
   });
 
   it('by default the operator runs with the memory settings the scale bench measured (values.yaml), and they can be unset', async () => {
@@ -142,7 +144,24 @@ describe('values.schema.json', { timeout: 60_000 }, () => {
 
   it('accepts the defaults and KubeRay\'s values', async () => {
     expect((await render([])).code).toBe(0);
-    expect((await render(['-f', kuberayValues])).code).toBe(0);
+    expect((await render(kuberay)).code).toBe(0);
+  });
+
+  it.each([
+    { repository: 'quay.io/kuberay/operator', values: ['-f', kuberayValues] },
+    { repository: 'kuberay/operator', values: ['--set', 'image.repository=kuberay/operator'] },
+    { repository: 'registry.corp:5000/mirror/KubeRay/operator', values: ['--set', 'image.repository=registry.corp:5000/mirror/KubeRay/operator', '--set', 'image.tag=v1.4.2'] },
+  ])('refuses KubeRay\'s operator image ($repository), naming image.repository and the fix', async ({ repository, values }) => {
+    const r = await render(values);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`image.repository "${repository}" is KubeRay's operator image`);
+    expect(r.stderr).toContain('Set image.repository=ghcr.io/rayjob/operator and image.tag=0.1.0');
+  });
+
+  it.each(['ghcr.io/rayjob/operator', 'registry.corp/mirror/rayjob/operator', 'registry.corp/kuberay/operator-rayjob'])('renders any other operator image as given (%s)', async (repository) => {
+    const image = podSpec(await rendered('--set', `image.repository=${repository}`, '--set', 'image.tag=1.2')).containers[0].image;
+    expect(image).toBe(`${repository}:1.2`);
   });
 });
 

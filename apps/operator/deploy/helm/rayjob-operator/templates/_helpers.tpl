@@ -15,6 +15,19 @@
 {{- end -}}
 {{- end -}}
 
+{{/*
+The operator's image. A KubeRay values file names KubeRay's operator image; rendered as given, the pod would run
+KubeRay's binary, which rejects this chart's rayjob-only arguments (or, worse, runs KubeRay under this release):
+stop the install and say which key to change instead.
+*/}}
+{{- define "rayjob-operator.image" -}}
+{{- $repository := .Values.image.repository -}}
+{{- if regexMatch "(^|/)kuberay/operator$" (lower $repository) -}}
+{{- fail (printf "image.repository %q is KubeRay's operator image (a KubeRay values file?): it does not run this chart's operator or take its arguments. Set image.repository=ghcr.io/rayjob/operator and image.tag=%s (or your registry's copy of them), or delete image from the values file to take the chart's default" $repository .Chart.AppVersion) -}}
+{{- end -}}
+{{- printf "%s:%v" $repository .Values.image.tag -}}
+{{- end -}}
+
 {{- define "rayjob-operator.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create -}}
 {{- default (include "rayjob-operator.fullname" .) .Values.serviceAccount.name -}}
