@@ -70,6 +70,17 @@ describe('dist/ (the bundle the image ships)', () => {
     expect(whole).toContain('YAMLMap');
   });
 
+  it('the run path loads ws only for a log tail: ws is a chunk of its own, outside the run chunk (cold start, #27)', () => {
+    const runChunk = files.find((f) => /run-main-[^/]*\.mjs$/.test(f));
+    const loaded = [...staticallyLoaded(runChunk as string)];
+    expect(loaded.filter((file) => readFileSync(file, 'utf8').includes('permessage-deflate'))).toEqual([]);
+    expect(whole).toContain('permessage-deflate');
+  });
+
+  it('holds no semver package (its module builds ~40 regular expressions at load; Ray versions are read by kube-model)', () => {
+    expect(whole).not.toContain('SEMVER_SPEC_VERSION');
+  });
+
   it('the run path parses with zod/mini, never the classic zod namespace (~9 MiB of RSS to load)', () => {
     expect(whole).toContain('"ZodMiniObject"');
     expect(whole).not.toContain('"ZodObject"');

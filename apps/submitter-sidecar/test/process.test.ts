@@ -118,6 +118,29 @@ describe('what a run of the bundle loads', () => {
     expect(loaded.filter((m) => /^NativeModule (https|tls|_tls_wrap)$/.test(m))).toEqual([]);
   });
 
+  it('loads nothing before its first request that the request does not need: no crypto, zlib (ws), or fs streams (cold start, #27)', async () => {
+    // The built-ins loaded when the first request to the dashboard starts (diagnostics_channel), not at exit.
+    const dir = mkdtempSync(join(tmpdir(), 'submitter-first-request-'));
+    const report = join(dir, 'loaded.json');
+    const preload = join(dir, 'preload.mjs');
+    writeFileSync(
+      preload,
+      // Not an ES import of node:fs here either: its namespace would load fs streams itself.
+      `const { writeFileSync } = process.getBuiltinModule('node:fs');\nimport { subscribe } from 'node:diagnostics_channel';\nlet seen = false;\n` +
+        `subscribe('http.client.request.start', () => { if (!seen) { seen = true; writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)); } });\n`,
+    );
+    const proc = spawnSubmitter(['--termination-log', join(dir, 'termination-log'), '--', 'echo hello'], {
+      RAY_DASHBOARD_ADDRESS: emulator.url,
+      RAY_JOB_SUBMISSION_ID: 'loads-first-request',
+      NODE_OPTIONS: `--import ${preload}`,
+    });
+    const { code } = await proc.waitForExit(20_000);
+    expect(code, proc.stderr()).toBe(0);
+    const loaded = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded.filter((m) => /^NativeModule (crypto|zlib|internal\/fs\/streams)$/.test(m))).toEqual([]);
+  });
+
   it('an https:// dashboard: node:https and node:tls load on demand, the job is submitted and its log followed over wss://', async () => {
     const front = await startTlsFront(emulator.url);
     try {

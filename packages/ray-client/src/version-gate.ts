@@ -11,7 +11,7 @@ export const submitFieldMinVersion: Readonly<Record<string, string>> = {
   entrypoint_label_selector: '2.54.0',
 };
 
-// Ray version parsing and comparison are @rayjob/kube-model's (on semver), one definition with the emulator's.
+// Ray version parsing and comparison are @rayjob/kube-model's, one definition with the emulator's.
 export { compareRayVersions, parseRayVersion } from '@rayjob/kube-model';
 
 export function serverKnowsField(rayVersion: string, field: string): boolean {

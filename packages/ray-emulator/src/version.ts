@@ -1,4 +1,4 @@
-// Ray version comparison for the field gates ("2.58.0", "2.9", "3.0.0.dev0"): @rayjob/kube-model's, on semver.
+// Ray version comparison for the field gates ("2.58.0", "2.9", "3.0.0.dev0"): @rayjob/kube-model's.
 import { compareRayVersions } from '@rayjob/kube-model/ray-version';
 
 export const compareVersions = compareRayVersions;

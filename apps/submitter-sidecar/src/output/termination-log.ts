@@ -1,8 +1,10 @@
 // The final word (addition A): core's TerminationMessageSchema, written where Kubernetes reads the container's
 // termination message. Written synchronously: it must land even on the SIGTERM path, which exits at once.
-import { writeFileSync } from 'node:fs';
 import { formatTerminationMessage, type TerminationMessage } from '@rayjob/core';
 import type { Redactor } from '@rayjob/ray-client';
+
+// Not an ES import of node:fs: see cli/load-config.ts.
+const { writeFileSync } = process.getBuiltinModule('node:fs');
 
 export type TerminationWrite = { ok: true } | { ok: false; error: string };
 
