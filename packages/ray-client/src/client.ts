@@ -28,8 +28,11 @@ import { validateRayClientOptions, type RayClientOptions } from './options.ts';
 // The log tail's module (ws, and the zlib ws loads) is loaded by the first tail, not with the client: a submitter
 // asks the dashboard several things before it tails, and its cold start to the first request is one of issue #27's
 // goals (ws and zlib were ~7 ms of it).
+// The module's promise is kept: an operator opens a tail for every running job, and each import() call would
+// resolve the specifier again.
+let tailModule: Promise<typeof import('./log-tail.ts')> | undefined;
 const tailJobLogs = async (config: TailConfig, submissionId: string, options: TailOptions): Promise<TailResult> =>
-  (await import('./log-tail.ts')).tailJobLogs(config, submissionId, options);
+  (await (tailModule ??= import('./log-tail.ts'))).tailJobLogs(config, submissionId, options);
 
 export interface CallOptions {
   /** Overrides the client's per-request timeout for this call. */
