@@ -91,15 +91,22 @@ describe('ray-job-submitter as a process', () => {
 // Memory (issue #27): what a run loads is what its pod pays for. node:https and node:tls (~8 MiB of RSS) only for
 // an https:// dashboard, the yaml package only for a --runtime-env file; a YAML file still reaches Ray.
 describe('what a run of the bundle loads', () => {
-  /** Runs the bundle to its exit 0 with a preload that writes, at exit, the built-ins it loaded. */
-  async function loadedBy(args: string[], sid: string) {
+  /**
+   * Runs the bundle to its exit 0 with a preload that writes the built-ins it loaded: at exit, or when its first
+   * request to the dashboard starts (diagnostics_channel). The preload takes node:fs through getBuiltinModule: an ES
+   * import of it would load fs streams itself.
+   */
+  async function loadedBy(args: string[], sid: string, at: 'exit' | 'first request' = 'exit') {
     const dir = mkdtempSync(join(tmpdir(), 'submitter-loads-'));
     const report = join(dir, 'loaded.json');
     const preload = join(dir, 'preload.mjs');
+    const write = `writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList))`;
     writeFileSync(
       preload,
-      `import { writeFileSync } from 'node:fs';\n` +
-        `process.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));\n`,
+      `import { subscribe } from 'node:diagnostics_channel';\nconst { writeFileSync } = process.getBuiltinModule('node:fs');\n` +
+        (at === 'exit'
+          ? `process.on('exit', () => ${write});\n`
+          : `let seen = false;\nsubscribe('http.client.request.start', () => { if (!seen) { seen = true; ${write}; } });\n`),
     );
     const proc = spawnSubmitter(['--termination-log', join(dir, 'termination-log'), ...args, '--', 'echo hello'], {
       RAY_DASHBOARD_ADDRESS: emulator.url,
@@ -119,24 +126,7 @@ describe('what a run of the bundle loads', () => {
   });
 
   it('loads nothing before its first request that the request does not need: no crypto, zlib (ws), or fs streams (cold start, #27)', async () => {
-    // The built-ins loaded when the first request to the dashboard starts (diagnostics_channel), not at exit.
-    const dir = mkdtempSync(join(tmpdir(), 'submitter-first-request-'));
-    const report = join(dir, 'loaded.json');
-    const preload = join(dir, 'preload.mjs');
-    writeFileSync(
-      preload,
-      // Not an ES import of node:fs here either: its namespace would load fs streams itself.
-      `const { writeFileSync } = process.getBuiltinModule('node:fs');\nimport { subscribe } from 'node:diagnostics_channel';\nlet seen = false;\n` +
-        `subscribe('http.client.request.start', () => { if (!seen) { seen = true; writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)); } });\n`,
-    );
-    const proc = spawnSubmitter(['--termination-log', join(dir, 'termination-log'), '--', 'echo hello'], {
-      RAY_DASHBOARD_ADDRESS: emulator.url,
-      RAY_JOB_SUBMISSION_ID: 'loads-first-request',
-      NODE_OPTIONS: `--import ${preload}`,
-    });
-    const { code } = await proc.waitForExit(20_000);
-    expect(code, proc.stderr()).toBe(0);
-    const loaded = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    const { loaded } = await loadedBy([], 'loads-first-request', 'first request');
     expect(loaded).toContain('NativeModule http');
     expect(loaded.filter((m) => /^NativeModule (crypto|zlib|internal\/fs\/streams)$/.test(m))).toEqual([]);
   });
