@@ -15,7 +15,7 @@ export KUBECONFIG=$KR/kubeconfig
 export HOME=$OUT   # helm/kubectl caches stay out of the real HOME
 cd "$REPO" && . tools/node-env.sh
 step() { echo; echo "### $(date -u +%H:%M:%S) $*"; }
-NODE_PID=; OP_PID=
+NODE_PID=; OP_PID=; FAILED=0   # the exit status: 1 when a RayJob did not reach Complete or the operator logged an error
 cleanup() {
   step cleanup
   [ -n "$OP_PID" ] && kill -TERM "$OP_PID" 2>/dev/null && wait "$OP_PID" 2>/dev/null
@@ -95,7 +95,7 @@ EOF
 sed 's/namespace: default/namespace: team-a/' e2e/samples/seed-rayjob.yaml | kubectl apply -f -
 for j in via-proxy rayjob-seed; do
   wait_for 300 "RayJob $j Complete" bash -c "[ \"\$(kubectl get rayjob -n team-a $j -o jsonpath='{.status.jobDeploymentStatus}')\" = Complete ]" \
-    || { kubectl get rayjob -n team-a $j -o yaml | tail -40; kubectl get pods -A -o wide; tail -30 "$OUT/node.log"; }
+    || { FAILED=1; kubectl get rayjob -n team-a $j -o yaml | tail -40; kubectl get pods -A -o wide; tail -30 "$OUT/node.log"; }
 done
 
 step "what the real API server shows"
@@ -115,5 +115,8 @@ kubectl logs -n team-a "$HEAD" --tail=3
 echo "--- the operator's dashboard calls and API calls (its /metrics)"
 curl -s 127.0.0.1:18080/metrics | grep -E '^kuberay_job_dashboard_requests_total|^rest_client_requests_total' | head -20
 echo "--- operator log: errors"
-grep -c '"level":"error"' "$OUT/operator-proxy.log"
+ERRORS=$(grep -c '"level":"error"' "$OUT/operator-proxy.log")   # grep -c exits 1 when it counts 0: read the count
+echo "$ERRORS"
 grep '"level":"error"' "$OUT/operator-proxy.log" | head -5
+[ "$ERRORS" = 0 ] || FAILED=1
+exit $FAILED
